@@ -1,0 +1,80 @@
+/**
+ * One ajv (JSON Schema 2020-12) instance holding the whole bundled spec, so that any schema in it can be
+ * compiled by its JSON pointer and `$ref`s resolve exactly as they do in the spec.
+ */
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import formats from 'ajv-formats';
+import { spec } from './spec.ts';
+
+const SPEC_ID = 'gateway';
+
+function createAjv(): Ajv2020 {
+  // strict: false because the schema root is an OpenAPI document (keys such as `paths` and `info` are
+  // not JSON Schema keywords); the schemas themselves are linted by Redocly.
+  const ajv = new Ajv2020({ strict: false, allErrors: true, discriminator: true });
+  // ajv-formats is CommonJS: its plugin is the default export under Node and `.default` under bundlers.
+  const addFormats = (formats as unknown as { default?: typeof formats }).default ?? formats;
+  (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+  ajv.addSchema({ ...spec, $id: SPEC_ID });
+  return ajv;
+}
+
+export const ajv = createAjv();
+
+const cache = new Map<string, ValidateFunction>();
+
+/** The validator of the schema at a JSON pointer of the bundled spec (compiled once, then cached). */
+export function validatorAt(pointer: string): ValidateFunction {
+  let validate = cache.get(pointer);
+  if (!validate) {
+    validate = ajv.compile({ $ref: `${SPEC_ID}#${pointer}` });
+    cache.set(pointer, validate);
+  }
+  return validate;
+}
+
+/** The validator of a named component schema, e.g. `schemaValidator('ChatCompletionChunk')`. */
+export function schemaValidator(name: string): ValidateFunction {
+  if (!spec.components.schemas[name]) throw new Error(`No schema ${name} in the contract`);
+  return validatorAt(`/components/schemas/${name}`);
+}
+
+/** A validator for a schema object that is not part of the spec (a parameter's or header's inline schema). */
+export function compileInline(schema: object): ValidateFunction {
+  const key = JSON.stringify(schema);
+  let validate = cache.get(key);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    cache.set(key, validate);
+  }
+  return validate;
+}
+
+/** A short sentence per ajv error: `/temperature must be <= 2`. The first few only. */
+export function describeErrors(errors: ErrorObject[] | null | undefined, limit = 3): string {
+  if (!errors || errors.length === 0) return 'invalid';
+  const useful = preferSpecific(errors);
+  const parts = useful.slice(0, limit).map((e) => {
+    const where = e.instancePath || '(root)';
+    if (e.keyword === 'unevaluatedProperties' || e.keyword === 'additionalProperties') {
+      const prop = (e.params as { unevaluatedProperty?: string; additionalProperty?: string });
+      return `${where} has unknown property '${prop.unevaluatedProperty ?? prop.additionalProperty}'`;
+    }
+    if (e.keyword === 'enum') {
+      return `${where} must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+    }
+    return `${where} ${e.message}`;
+  });
+  return [...new Set(parts)].join('; ');
+}
+
+/**
+ * ajv reports every failing branch of a oneOf/anyOf; a person needs the deepest, most specific ones.
+ * Keep errors whose path is longest, and drop the generic "must match a schema in oneOf" when others exist.
+ */
+function preferSpecific(errors: ErrorObject[]): ErrorObject[] {
+  const specific = errors.filter((e) => !['oneOf', 'anyOf', 'if', 'discriminator'].includes(e.keyword));
+  const pool = specific.length > 0 ? specific : errors;
+  const deepest = Math.max(...pool.map((e) => e.instancePath.split('/').length));
+  return [...pool.filter((e) => e.instancePath.split('/').length === deepest), ...pool];
+}
