@@ -111,6 +111,85 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/api/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in to the dashboard
+         * @description Exchanges the admin token for a session cookie (`HttpOnly`, `SameSite=Strict`, path `/dashboard`,
+         *     12 hours), which the dashboard page then uses. Scripts can skip this and send the token as
+         *     `x-admin-token` instead. Part of the reference implementation's dashboard, not of the public `/v1`
+         *     contract.
+         */
+        post: operations["createDashboardSession"];
+        /**
+         * Sign out of the dashboard
+         * @description Ends the session named by the cookie, if any, and clears the cookie. Succeeds with or without a
+         *     session, but only from the dashboard's own origin. Part of the reference implementation's dashboard,
+         *     not of the public `/v1` contract.
+         */
+        delete: operations["deleteDashboardSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List API keys
+         * @description Every key the server knows, active and revoked (the keys made here newest first, then the demo keys),
+         *     each with today's image usage against its tier's quota and only a short prefix of the key. Part of the reference implementation's
+         *     dashboard, not of the public `/v1` contract.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key
+         * @description Creates a key with a name and a tier and answers it in full, this one time: the server stores only
+         *     its SHA-256 hash and a 10-character prefix, so the key can never be shown again. The key works at
+         *     once. Part of the reference implementation's dashboard, not of the public `/v1` contract.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description Revokes a key: from now on every request with it answers 401 `Invalid API Key.` The record stays in
+         *     the list, marked revoked; revoking it again changes nothing and answers the same record. Part of the
+         *     reference implementation's dashboard, not of the public `/v1` contract.
+         */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -236,11 +315,8 @@ export interface components {
          * @description Instructions for the model.
          */
         SystemMessage: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            role: "SystemMessage";
+            /** @constant */
+            role: "system";
             content: components["schemas"]["TextContent"];
             name?: string;
         };
@@ -263,7 +339,7 @@ export interface components {
                  * @default auto
                  * @enum {string}
                  */
-                detail: "auto" | "low" | "high";
+                detail?: "auto" | "low" | "high";
             };
         };
         /** @description Text, or an array of content parts for multimodal input (text and images). */
@@ -273,11 +349,8 @@ export interface components {
          * @description A message from the user; its content may mix text and images.
          */
         UserMessage: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            role: "UserMessage";
+            /** @constant */
+            role: "user";
             content: components["schemas"]["UserContent"];
             name?: string;
         };
@@ -313,11 +386,8 @@ export interface components {
          *     `openai` SDK sends back a message it received.
          */
         AssistantMessage: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            role: "AssistantMessage";
+            /** @constant */
+            role: "assistant";
             content?: components["schemas"]["TextContent"] | null;
             tool_calls?: components["schemas"]["ToolCall"][];
             refusal?: string | null;
@@ -328,11 +398,8 @@ export interface components {
          * @description The result of a tool call, sent back for the model to use.
          */
         ToolMessage: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            role: "ToolMessage";
+            /** @constant */
+            role: "tool";
             content: components["schemas"]["TextContent"];
             /**
              * @description The `id` of the tool call this answers.
@@ -372,7 +439,9 @@ export interface components {
                 /** @description What the function does, for the model. */
                 description?: string;
                 /** @description The function's arguments as a JSON Schema object. Omitted means no arguments. */
-                parameters?: Record<string, never>;
+                parameters?: {
+                    [key: string]: unknown;
+                };
                 strict?: boolean | null;
             };
         };
@@ -404,7 +473,7 @@ export interface components {
              * @description When true, partial message deltas are sent as data-only server-sent events (`text/event-stream`) as tokens become available, ending with `data: [DONE]`.
              * @default false
              */
-            stream: boolean | null;
+            stream?: boolean | null;
             /** @description Options for a streamed answer; only with `stream`. */
             stream_options?: {
                 /** @description When true, one more chunk before `data: [DONE]` carries `usage` and an empty `choices` array. */
@@ -418,6 +487,11 @@ export interface components {
             /** @description Tools the model may call; only functions are supported. */
             tools?: components["schemas"]["FunctionTool"][];
             tool_choice?: components["schemas"]["ToolChoice"];
+            /**
+             * @description Whether the model may call several tools in one answer.
+             * @default true
+             */
+            parallel_tool_calls?: boolean | null;
         };
         /** @description The model's answer. `content` is `null` when the answer is only `tool_calls`. */
         ChatCompletionMessage: {
@@ -507,7 +581,7 @@ export interface components {
          */
         ChatCompletionEventStream: string;
         /**
-         * @description Number of images, 1 to 10. Counted against the key's daily image quota; a request for more images than
+         * @description Number of images, 1 to 10 (the upper bound is a reference decision, D9). Counted against the key's daily image quota; a request for more images than
          *     remain today fails whole with 429 and is charged nothing.
          * @default 1
          * @example 1
@@ -527,7 +601,7 @@ export interface components {
              * @default 1024x1024
              * @example 1024x1024
              */
-            size: string;
+            size?: string;
             n?: components["schemas"]["ImageCount"];
         };
         /** @description The generated images. */
@@ -565,7 +639,7 @@ export interface components {
              * @default 1024x1024
              * @enum {string}
              */
-            size: "1024x1024" | "512x512";
+            size?: "1024x1024" | "512x512";
             n?: components["schemas"]["ImageCount"];
         };
         /**
@@ -637,6 +711,138 @@ export interface components {
         ModelCollection: {
             /** @description Every model the gateway offers, whatever the caller's tier. */
             models: components["schemas"]["Model"][];
+        };
+        /**
+         * @description The admin token, exchanged for a dashboard session cookie.
+         * @example {
+         *       "token": "Zr3k9LqVx2HcW8mN5pTb0yJfA7sD4eGu"
+         *     }
+         */
+        DashboardSignInRequest: {
+            /**
+             * @description The admin token, from `GATEWAY_ADMIN_TOKEN` or `--admin-token`, or the one the server generated and printed at start-up.
+             * @example Zr3k9LqVx2HcW8mN5pTb0yJfA7sD4eGu
+             */
+            token: string;
+        };
+        /**
+         * @description The tier of an API key: every tier of `Tier` but `free`, which only models carry. The tier sets which
+         *     models the key may use and its daily image quota (3, 10, 25 or 50 images).
+         * @example pro
+         * @enum {string}
+         */
+        ApiKeyTier: "starter" | "economy" | "pro" | "ultimate";
+        /**
+         * @description Images a key has made on one UTC day (generation and edits together), against its tier's daily quota.
+         * @example {
+         *       "day": "2025-06-01",
+         *       "used": 2,
+         *       "quota": 3
+         *     }
+         */
+        DailyImageUsage: {
+            /**
+             * Format: date
+             * @description The UTC day counted (`YYYY-MM-DD`): today, on the server's clock.
+             * @example 2025-06-01
+             */
+            day: string;
+            /**
+             * @description Images made that day.
+             * @example 2
+             */
+            used: number;
+            /**
+             * @description Images the key's tier may make per UTC day.
+             * @example 3
+             */
+            quota: number;
+        };
+        /**
+         * @description An API key as the dashboard shows it. Only a hash of the key is stored, so after creation the key
+         *     itself is never shown again: only its first characters (`prefix`), enough to recognise it.
+         * @example {
+         *       "id": "key_3f9a0c1d2b4e5f60",
+         *       "name": "Storefront staging",
+         *       "tier": "starter",
+         *       "prefix": "sk-7Hq2xVb",
+         *       "demo": false,
+         *       "createdAt": "2025-06-01T09:12:44.512Z",
+         *       "lastUsedAt": "2025-06-01T10:03:07.118Z",
+         *       "revokedAt": null,
+         *       "imageUsage": {
+         *         "day": "2025-06-01",
+         *         "used": 2,
+         *         "quota": 3
+         *       }
+         *     }
+         */
+        ApiKey: {
+            /**
+             * @description The key record's identifier (not the key), used to revoke it.
+             * @example key_3f9a0c1d2b4e5f60
+             */
+            id: string;
+            /**
+             * @description The label chosen at creation, such as the app or person using the key.
+             * @example Storefront staging
+             */
+            name: string;
+            tier: components["schemas"]["ApiKeyTier"];
+            /**
+             * @description The first 10 characters of the key.
+             * @example sk-7Hq2xVb
+             */
+            prefix: string;
+            /** @description Whether this is one of the documented demo keys (`sk-demo-<tier>`), seeded at start-up. */
+            demo: boolean;
+            /**
+             * Format: date-time
+             * @description When the key was created.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the key last authenticated a request (recorded at most once a minute per key); null if never.
+             */
+            lastUsedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the key was revoked; null while it is active. A revoked key answers 401 at once, everywhere.
+             */
+            revokedAt: string | null;
+            imageUsage: components["schemas"]["DailyImageUsage"];
+        };
+        /** @description Every API key the server knows, active and revoked (the ones made in the dashboard newest first, then the demo keys). */
+        ApiKeyCollection: {
+            /** @description The keys made in the dashboard, newest first, then the demo keys in tier order (listed only while the server accepts them). */
+            keys: components["schemas"]["ApiKey"][];
+        };
+        /**
+         * @description A name and a tier for a new API key.
+         * @example {
+         *       "name": "Storefront staging",
+         *       "tier": "starter"
+         *     }
+         */
+        CreateApiKeyRequest: {
+            /**
+             * @description A label to recognise the key by, such as the app or person that will use it. Need not be unique; surrounding spaces are removed.
+             * @example Storefront staging
+             */
+            name: string;
+            tier: components["schemas"]["ApiKeyTier"];
+        };
+        /**
+         * @description A key just created: its record and, this one time, the key itself. Store it now; the server keeps only
+         *     a hash and cannot show it again.
+         */
+        CreatedApiKey: components["schemas"]["ApiKey"] & {
+            /**
+             * @description The full key, `sk-` and 40 letters and digits. Send it as `x-api-key` (or as a Bearer token on chat completions).
+             * @example sk-7Hq2xVbN4kLm9Pz0Qr3StUv6WxY8aBcDeFgHiJkL
+             */
+            key: string;
         };
     };
     responses: {
@@ -714,6 +920,27 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description A request authenticated by the session cookie came from another site or origin (`Sec-Fetch-Site` is
+         *     neither `same-origin` nor `none`). Changes made with the cookie must come from the dashboard itself.
+         */
+        DashboardForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The admin token is missing or wrong, or the dashboard session has ended. Sign in again. */
+        DashboardUnauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /**
@@ -764,6 +991,11 @@ export interface components {
          * @example false
          */
         "x-should-retry": "false";
+        /**
+         * @description Dashboard answers are never cached, so no key record (and never the one-time key) stays in a cache.
+         * @example no-store
+         */
+        "Cache-Control-no-store": "no-store";
     };
     pathItems: never;
 }
@@ -946,6 +1178,176 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createDashboardSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DashboardSignInRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in; the session cookie is set. */
+            204: {
+                headers: {
+                    /**
+                     * @description The session cookie.
+                     * @example gateway_admin=q3WfZ0b9yXc2LkT7hN1mRe5VdJs8uAo4iGp6; Path=/dashboard; Max-Age=43200; HttpOnly; SameSite=Strict
+                     */
+                    "Set-Cookie": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not valid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token is not the admin token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deleteDashboardSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out; the cookie is cleared. */
+            204: {
+                headers: {
+                    /**
+                     * @description Clears the session cookie.
+                     * @example gateway_admin=; Path=/dashboard; Max-Age=0; HttpOnly; SameSite=Strict
+                     */
+                    "Set-Cookie": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["DashboardForbidden"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control-no-store"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyCollection"];
+                };
+            };
+            401: components["responses"]["DashboardUnauthorized"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The key was created. `key` holds it in full; store it now. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control-no-store"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedApiKey"];
+                };
+            };
+            /** @description The body is not valid (no name, a blank name, or a tier keys cannot have). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["DashboardUnauthorized"];
+            403: components["responses"]["DashboardForbidden"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The key record's `id` (not the key).
+                 * @example key_3f9a0c1d2b4e5f60
+                 */
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key, revoked. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control-no-store"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            401: components["responses"]["DashboardUnauthorized"];
+            403: components["responses"]["DashboardForbidden"];
+            /** @description No key has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalServerError"];
         };
     };

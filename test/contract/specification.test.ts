@@ -38,7 +38,7 @@ describe('the five operations of the specification', () => {
   it('streams chat completions as text/event-stream beside application/json', () => {
     const content = getOperation('createChatCompletion').responses['200']!.content!;
     expect(Object.keys(content).sort()).toEqual(['application/json', 'text/event-stream']);
-    const example = deref<{ value: string }>(Object.values(content['text/event-stream']!.examples!)[0]!);
+    const example = deref<{ value: string }>(Object.values(content['text/event-stream']!.examples!)[0] as { $ref: string });
     const events = example.value.trim().split('\n\n');
     expect(events.length).toBeGreaterThan(3);
     expect(events.at(-1)).toBe('data: [DONE]');
@@ -61,7 +61,7 @@ describe('messages quoted by the specification', () => {
 
   it('sends Retry-After and x-should-retry: false with 429', () => {
     const tooMany = spec.components.responses.TooManyRequests!;
-    const headers = Object.fromEntries(Object.entries(tooMany.headers!).map(([k, v]) => [k, deref<{ required: boolean; schema: object }>(v)]));
+    const headers = Object.fromEntries(Object.entries(tooMany.headers!).map(([k, v]) => [k, deref<{ required: boolean; schema: object }>(v as { $ref: string })]));
     expect(headers['Retry-After']!.required).toBe(true);
     expect(headers['x-should-retry']!.schema).toMatchObject({ const: 'false' });
   });

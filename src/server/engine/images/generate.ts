@@ -1,0 +1,32 @@
+import { encodePng } from './encode.ts';
+import { checkRequest } from './limits.ts';
+import { seeded } from './random.ts';
+import { renderArtwork } from './render.ts';
+import { themeFor } from './theme.ts';
+
+/** What to generate. */
+export interface GenerationRequest {
+  prompt: string;
+  width: number;
+  height: number;
+  n: number;
+}
+
+/**
+ * n PNGs of exactly width×height, deterministic per (prompt, width, height, index): the same request
+ * always answers the same bytes, and each index is a different picture.
+ *
+ * @example
+ * const [png] = await generateImages({ prompt: 'A lighthouse at dawn', width: 512, height: 512, n: 1 });
+ */
+export async function generateImages(req: GenerationRequest): Promise<Buffer[]> {
+  checkRequest(req.width, req.height, req.n);
+  const theme = themeFor(req.prompt);
+  const encodings: Promise<Buffer>[] = [];
+  for (let index = 0; index < req.n; index++) {
+    const rng = seeded('generate', req.prompt, req.width, req.height, index);
+    // Painting runs on this thread; each encode runs on libuv's pool while the next image is painted.
+    encodings.push(encodePng(renderArtwork(req.width, req.height, theme, rng)));
+  }
+  return Promise.all(encodings);
+}

@@ -1,0 +1,31 @@
+import { HttpError } from '../../http-error.ts';
+
+/** Largest width or height of a source image, a mask or a result (decision D9). */
+export const MAX_SIDE = 4096;
+/** Most images per request (decision D9). */
+export const MAX_COUNT = 10;
+
+/**
+ * Sizes image-gen supports for generation (decision D12). The contract's pattern accepts any
+ * `<w>x<h>`; this list is what the reference model makes.
+ */
+export const generationSizes: readonly string[] = Object.freeze(['256x256', '512x512', '1024x1024']);
+
+/**
+ * Guards the engine against sizes and counts the server should already have refused, so a bad
+ * call is a 400 and never a crash or an enormous allocation.
+ *
+ * @example
+ * checkRequest(1024, 1024, 4); // fine
+ * checkRequest(0, 1024, 1); // throws HttpError(400)
+ */
+export function checkRequest(width: number, height: number, n: number): void {
+  for (const [name, side] of [['width', width], ['height', height]] as const) {
+    if (!Number.isInteger(side) || side < 1 || side > MAX_SIDE) {
+      throw new HttpError(400, `The image ${name} must be a whole number from 1 to ${MAX_SIDE}; got ${side}.`);
+    }
+  }
+  if (!Number.isInteger(n) || n < 1 || n > MAX_COUNT) {
+    throw new HttpError(400, `'n' must be a whole number from 1 to ${MAX_COUNT}; got ${n}.`);
+  }
+}

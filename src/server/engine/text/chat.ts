@@ -1,0 +1,126 @@
+/**
+ * The chat answer: tool calls when `tool_choice` and the conversation call for them, otherwise text that
+ * answers the last user message (or reports the tool results that end the conversation), cut to
+ * `max_tokens` exactly.
+ */
+import { composeAnswer, composeToolAnswer } from './compose.ts';
+import { lastUserText, trailingToolResults, viewMessage, type ChatMessage, type FunctionTool, type MessageView, type ToolChoice } from './messages.ts';
+import { countPromptTokens, type FunctionDefinition } from './prompt-tokens.ts';
+import { requestRng, STREAM } from './request-seed.ts';
+import { analyseSubject, type Subject } from './subject.ts';
+import { generateArguments } from './tool-arguments.ts';
+import { chooseTools } from './tool-choice.ts';
+import { countTokens, limitTokens } from './tokens.ts';
+
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  temperature?: number | null;
+  seed?: number | null;
+  maxTokens?: number | null;
+  tools?: FunctionTool[];
+  toolChoice?: ToolChoice;
+  /** OpenAI's `parallel_tool_calls`; true when absent. */
+  parallelToolCalls?: boolean | null;
+}
+
+export interface ChatToolCall {
+  id: string;
+  name: string;
+  /** JSON text; with finishReason `tool_calls` it validates against the function's `parameters`. */
+  arguments: string;
+  /** Pieces that concatenate to `arguments`, one per token. */
+  argumentPieces: string[];
+}
+
+export interface ChatAnswer {
+  /** null when the answer is only tool calls */
+  content: string | null;
+  /** the content split into pieces, one per token, that concatenate to exactly `content` */
+  contentPieces: string[];
+  toolCalls: ChatToolCall[];
+  finishReason: 'stop' | 'length' | 'tool_calls';
+  promptTokens: number;
+  completionTokens: number;
+}
+
+function lastUserImages(views: readonly MessageView[]): number {
+  for (let i = views.length - 1; i >= 0; i--) if (views[i]?.role === 'user') return views[i]?.imageCount ?? 0;
+  return 0;
+}
+
+function toolCallAnswer(
+  calls: readonly FunctionDefinition[],
+  subject: Subject,
+  request: ChatRequest,
+  seedContent: unknown,
+  promptTokens: number,
+): ChatAnswer {
+  const rng = requestRng({ content: seedContent, temperature: request.temperature, seed: request.seed }, STREAM.tools);
+  let budget = request.maxTokens ?? Infinity;
+  let truncated = false;
+  let used = 0;
+  const toolCalls: ChatToolCall[] = [];
+  for (const fn of calls) {
+    const id = `call_${rng.hex24()}`;
+    const argumentsText = JSON.stringify(generateArguments(fn.parameters, { subject, rng }));
+    if (budget <= 0) {
+      truncated = true;
+      break;
+    }
+    const nameTokens = countTokens(fn.name);
+    budget -= nameTokens;
+    const limited = limitTokens(argumentsText, Math.max(budget, 0));
+    budget -= limited.tokenCount;
+    used += nameTokens + limited.tokenCount;
+    toolCalls.push({ id, name: fn.name, arguments: limited.text, argumentPieces: limited.pieces });
+    if (limited.truncated) {
+      truncated = true;
+      break;
+    }
+  }
+  return {
+    content: null,
+    contentPieces: [],
+    toolCalls,
+    finishReason: truncated ? 'length' : 'tool_calls',
+    promptTokens,
+    // A name is never cut, so only a max_tokens below the first name's length can make `used` exceed it.
+    completionTokens: truncated ? Math.min(used, request.maxTokens ?? used) : used,
+  };
+}
+
+/**
+ * Answers a chat completion request, deterministically for a given request and seed.
+ *
+ * @example
+ * answerChat({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'What is the capital of France?' }] });
+ * // { content: "Here's what you should know about the capital of France. …", finishReason: 'stop', … }
+ */
+export function answerChat(request: ChatRequest): ChatAnswer {
+  const views = request.messages.map(viewMessage);
+  const functions: FunctionDefinition[] = (request.tools ?? []).map((tool) => tool.function as FunctionDefinition);
+  const promptTokens = countPromptTokens(views, functions);
+  const subject = analyseSubject(lastUserText(views));
+  const lastRole = views[views.length - 1]?.role ?? 'user';
+  const parallel = request.parallelToolCalls ?? true;
+  const seedContent = { model: request.model, messages: request.messages, tools: request.tools, choice: request.toolChoice, parallel };
+
+  const calls = chooseTools({ functions, choice: request.toolChoice, lastRole, subject, parallel });
+  if (calls.length > 0) return toolCallAnswer(calls, subject, request, seedContent, promptTokens);
+
+  const rng = requestRng({ content: seedContent, temperature: request.temperature, seed: request.seed }, STREAM.text);
+  const text =
+    lastRole === 'tool'
+      ? composeToolAnswer(trailingToolResults(views), subject, rng)
+      : composeAnswer(subject, rng, lastUserImages(views));
+  const limited = limitTokens(text, request.maxTokens ?? null);
+  return {
+    content: limited.text,
+    contentPieces: limited.pieces,
+    toolCalls: [],
+    finishReason: limited.truncated ? 'length' : 'stop',
+    promptTokens,
+    completionTokens: limited.tokenCount,
+  };
+}

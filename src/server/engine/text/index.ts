@@ -1,0 +1,31 @@
+/**
+ * The deterministic text engine of the reference server: chat answers (text or tool calls), prompt
+ * continuations and token counts. The server handles HTTP, ids and streaming; this module only decides
+ * what the model says. Answers are memoised (and therefore frozen): the same request gives the very
+ * same answer object.
+ */
+import { answerChat as answerChatUncached } from './chat.ts';
+import { memoize } from './memo.ts';
+import { completePrompt as completePromptUncached } from './prompt.ts';
+
+export type { ChatAnswer, ChatRequest, ChatToolCall } from './chat.ts';
+export type { PromptAnswer, PromptRequest } from './prompt.ts';
+export { countTokens } from './tokens.ts';
+export { TextEngineError } from './errors.ts';
+
+/**
+ * Answers a chat completion request: text, or tool calls when `tools` and `toolChoice` call for them.
+ * Throws TextEngineError when `toolChoice` cannot be honoured (the server answers 400).
+ *
+ * @example
+ * answerChat({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi!' }] }).content; // 'Hello! How can I help you today? …'
+ */
+export const answerChat = memoize(answerChatUncached);
+
+/**
+ * Continues a single prompt.
+ *
+ * @example
+ * completePrompt({ model: 'gpt-4o-mini', prompt: 'Once upon a time' }).text; // ' and the rest followed …'
+ */
+export const completePrompt = memoize(completePromptUncached);

@@ -1,0 +1,47 @@
+/**
+ * The text completion of `POST /v1/generation/prompt`: a continuation of one prompt, cut to `max_tokens`.
+ */
+import { composeContinuation } from './compose.ts';
+import { requestRng, STREAM } from './request-seed.ts';
+import { analyseSubject } from './subject.ts';
+import { countTokens, limitTokens } from './tokens.ts';
+
+export interface PromptRequest {
+  model: string;
+  prompt: string;
+  temperature?: number | null;
+  seed?: number | null;
+  maxTokens?: number | null;
+}
+
+export interface PromptAnswer {
+  text: string;
+  /** Pieces, one per token, that concatenate to exactly `text`. */
+  pieces: string[];
+  finishReason: 'stop' | 'length';
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/**
+ * Continues a prompt, deterministically for a given request and seed.
+ *
+ * @example
+ * completePrompt({ model: 'gpt-4o-mini', prompt: 'Write a haiku about the sea.' });
+ * // { text: "\n\nHere's a haiku about the sea: …", finishReason: 'stop', … }
+ */
+export function completePrompt(request: PromptRequest): PromptAnswer {
+  const subject = analyseSubject(request.prompt);
+  const rng = requestRng(
+    { content: { model: request.model, prompt: request.prompt }, temperature: request.temperature, seed: request.seed },
+    STREAM.text,
+  );
+  const limited = limitTokens(composeContinuation(request.prompt, subject, rng), request.maxTokens ?? null);
+  return {
+    text: limited.text,
+    pieces: limited.pieces,
+    finishReason: limited.truncated ? 'length' : 'stop',
+    promptTokens: countTokens(request.prompt),
+    completionTokens: limited.tokenCount,
+  };
+}

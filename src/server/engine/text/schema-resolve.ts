@@ -1,0 +1,51 @@
+/**
+ * Schema plumbing for the argument generator: local `$ref`s followed and `allOf` members merged, so the
+ * generator sees one plain schema at a time.
+ */
+import { resolveRef, type Schema } from './schema-check.ts';
+
+export type SchemaObject = Record<string, unknown>;
+
+export function isSchemaObject(value: unknown): value is SchemaObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * Merges `allOf` members into one schema (properties and required united, the rest first-wins).
+ *
+ * @example
+ * flattenAllOf({ allOf: [{ required: ['a'] }, { required: ['b'] }] }, {}, 0); // { required: ['a', 'b'] }
+ */
+export function flattenAllOf(schema: SchemaObject, root: Schema, depth: number): SchemaObject {
+  if (!Array.isArray(schema.allOf)) return schema;
+  const merged: SchemaObject = { ...schema };
+  delete merged.allOf;
+  for (const raw of schema.allOf) {
+    const member = deref(raw as Schema, root, depth + 1);
+    if (!isSchemaObject(member)) continue;
+    const flat = flattenAllOf(member, root, depth + 1);
+    for (const [key, value] of Object.entries(flat)) {
+      if (key === 'properties' && isSchemaObject(merged.properties) && isSchemaObject(value)) merged.properties = { ...merged.properties, ...value };
+      else if (key === 'required' && Array.isArray(merged.required) && Array.isArray(value)) merged.required = [...new Set([...merged.required, ...value])];
+      else if (!(key in merged) || key === 'type') merged[key] = value;
+    }
+  }
+  return merged;
+}
+
+/**
+ * Follows `$ref` chains (siblings of `$ref` are kept, as 2020-12 allows) and flattens `allOf`.
+ *
+ * @example
+ * deref({ $ref: '#/$defs/a' }, { $defs: { a: { type: 'string' } } }, 0); // { type: 'string' }
+ */
+export function deref(schema: Schema, root: Schema, depth: number): Schema {
+  let current = schema;
+  for (let hops = 0; isSchemaObject(current) && typeof current.$ref === 'string' && hops < 16; hops++) {
+    const target = resolveRef(root, current.$ref);
+    if (target === undefined) break;
+    const { $ref: _ref, ...siblings } = current;
+    current = isSchemaObject(target) ? { ...target, ...siblings } : Object.keys(siblings).length === 0 ? target : siblings;
+  }
+  return isSchemaObject(current) ? flattenAllOf(current, root, depth) : current;
+}

@@ -1,0 +1,172 @@
+/**
+ * What the last user message is about: its intent (greeting, how-to, question, request to write …), a
+ * short phrase naming its subject, and the words and numbers worth echoing back. A few regular
+ * expressions are enough for the answer to read as if it understood the question.
+ */
+
+export type Intent =
+  | 'greeting'
+  | 'thanks'
+  | 'howto'
+  | 'about'
+  | 'why'
+  | 'write'
+  | 'list'
+  | 'request'
+  | 'yesno'
+  | 'statement'
+  | 'empty';
+
+export interface Subject {
+  intent: Intent;
+  /** The subject as a phrase, first person turned into second ("my code" → "your code"). */
+  phrase: string;
+  /** Content words in order of appearance, proper nouns first; no duplicates. */
+  keywords: string[];
+  /** Capitalised words that are not at the start of a sentence (names, places). */
+  properNouns: string[];
+  numbers: number[];
+  /** The sentence that carries the request, without courtesy words or final punctuation. */
+  sentence: string;
+  /** The whole text, whitespace collapsed. */
+  text: string;
+}
+
+const STOPWORDS = new Set(
+  (
+    'a about above after again all also am an and any are as at be because been before being below between both but by ' +
+    'can could did do does doing done down during each either else ever every few for from further get gets got had has have ' +
+    'having he her here hers herself him himself his how however i if in into is it its itself just know let like lot make many me ' +
+    'might mine more most much must my myself need no nor not now of off on once one only or other our ours out over own please ' +
+    'really same say she should so some something such tell than thank thanks that the their theirs them then there these they ' +
+    'thing things think this those through to too under until up us use very want was way we well were what when where which ' +
+    'while who whom whose why will with would yes yet you your yours yourself hello hi hey okay ok give show explain describe ' +
+    'write list help find today tomorrow currently current right now upon once just even still since ago often always never ' +
+    'maybe perhaps summarize summarise define outline compare create generate draft compose suggest recommend fix ' +
+    'translate calculate teach'
+  ).split(' '),
+);
+
+const FIRST_TO_SECOND: Record<string, string> = {
+  i: 'you', me: 'you', my: 'your', mine: 'yours', myself: 'yourself', "i'm": "you're", "i've": "you've",
+  "i'll": "you'll", "i'd": "you'd", am: 'are', we: 'you', us: 'you', our: 'your', ours: 'yours',
+};
+
+/** Turns "fix my code" into "fix your code", keeping the case of everything else. */
+function toSecondPerson(phrase: string): string {
+  return phrase.replace(/[\p{L}']+/gu, (word) => FIRST_TO_SECOND[word.toLowerCase()] ?? word);
+}
+
+/** Leading courtesy words that carry no subject. */
+const FILLER = /^(?:(?:please|hey|hi|hello|ok|okay|so|well|um|hmm|also|and|now|quick question)[,!.:]?\s+)+/i;
+
+const PATTERNS: Array<[RegExp, Intent]> = [
+  [/^how (?:do|can|should|could|would|might|will|does) (?:i|we|you|one|someone|people) (.+)/i, 'howto'],
+  [/^how to (.+)/i, 'howto'],
+  [/^(?:what|who)(?:'s|'re| is| are| was| were) (.+)/i, 'about'],
+  [/^(?:tell me|teach me|talk|learn|know) (?:more )?about (.+)/i, 'about'],
+  [/^(?:tell|read|sing) (?:me |us )?((?:a|an|some|another) (?:\w+ )?(?:story|stories|joke|jokes|poem|tale|riddle|song|fact)\b.*)/i, 'write'],
+  [/^tell (?:me|us) (.+)/i, 'about'],
+  [/^(?:explain|describe|summari[sz]e|define|outline)(?: to me)? (.+)/i, 'about'],
+  [/^why (.+)/i, 'why'],
+  [/^(?:write|compose|draft|create|generate|make|come up with)(?: me| us)? (.+)/i, 'write'],
+  [/^(?:list|name|enumerate|suggest|recommend|give me)(?: me)? (.+)/i, 'list'],
+  [/^(?:is|are|do|does|did|can|could|should|will|would|was|were|has|have|am) (.+)/i, 'yesno'],
+  [/^(?:what|which|where|when|how|who) (?:\w+ )?(.+)/i, 'about'],
+];
+
+const POLITE_REQUEST = /^(?:can|could|would|will) you (?:please )?(.+)/i;
+const GREETING = /^(?:hi|hello|hey|hiya|howdy|greetings|good (?:morning|afternoon|evening|day)|yo)\b/i;
+const SMALL_TALK = /^(?:(?:hi|hello|hey)\b[,!]?\s*)?(?:there[,!]?\s*)?(?:how are you|how's it going|how are things|what's up)\b/i;
+const THANKS = /^(?:thanks|thank you|thx|ty|cheers|much appreciated|great,? thanks)\b/i;
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'-]*/gu;
+const MAX_PHRASE_WORDS = 9;
+
+/** Where a subject phrase stops: what follows is about the answer's style, not its subject. */
+const PHRASE_END = /\s+(?:to me|for me|for us|like i(?:'m| am)|in simple terms|in (?:a|one) (?:few words|sentence|paragraph)|please|so (?:that|i)|because|thanks)\b.*$/i;
+
+function trimPhrase(phrase: string): string {
+  let words = phrase
+    .replace(/[\s?!.;:,]+$/u, '')
+    .replace(PHRASE_END, '')
+    .split(/\s+/)
+    .filter(Boolean);
+  if (words.length > MAX_PHRASE_WORDS) {
+    words = words.slice(0, MAX_PHRASE_WORDS);
+    // A phrase cut short should not end on a word that needs a continuation ("the history of").
+    while (words.length > 2 && STOPWORDS.has((words[words.length - 1] ?? '').toLowerCase())) words.pop();
+  }
+  return toSecondPerson(words.join(' ').replace(/[,;:]$/, ''));
+}
+
+/** Picks the sentence that carries the request: the first question, else the first that is not a greeting. */
+function mainSentence(text: string): string {
+  const sentences = text.split(/(?<=[.!?])\s+|\n+/).map((s) => s.trim()).filter(Boolean);
+  const question = sentences.find((s) => s.endsWith('?'));
+  if (question) return question;
+  const substantive = sentences.find((s) => !GREETING.test(s) || s.split(/\s+/).length > 4);
+  return substantive ?? sentences[0] ?? '';
+}
+
+function classify(sentence: string): { intent: Intent; phrase: string } {
+  const polite = POLITE_REQUEST.exec(sentence);
+  if (polite?.[1]) {
+    const inner = classify(polite[1]);
+    return inner.intent === 'statement' ? { intent: 'request', phrase: trimPhrase(polite[1]) } : inner;
+  }
+  for (const [pattern, intent] of PATTERNS) {
+    const match = pattern.exec(sentence);
+    if (match?.[1]) {
+      const phrase = trimPhrase(match[1].replace(/^(?:me|us)\s+/i, ''));
+      if (phrase) return { intent, phrase };
+    }
+  }
+  return { intent: 'statement', phrase: '' };
+}
+
+/**
+ * Reads the intent and subject of a user message.
+ *
+ * @example
+ * analyseSubject('How do I reset my password?');
+ * // { intent: 'howto', phrase: 'reset your password', keywords: ['reset', 'password'], … }
+ */
+export function analyseSubject(rawText: string): Subject {
+  const text = rawText.replace(/\s+/g, ' ').trim();
+  const words: string[] = [];
+  const properNouns: string[] = [];
+  const keywords: string[] = [];
+  const seen = new Set<string>();
+  let properEnd = -1; // where the last proper noun ended, to join "Ada Lovelace" into one name
+  for (const match of text.matchAll(WORD)) {
+    const word = match[0];
+    const start = match.index;
+    words.push(word);
+    const lower = word.toLowerCase();
+    // A capital after a sentence end is grammar, not a name.
+    const before = text.slice(Math.max(0, start - 3), start).trimEnd();
+    const sentenceStart = start === 0 || before === '' || /[.!?]$/.test(before);
+    const capital = /^\p{Lu}/u.test(word) && !sentenceStart && lower !== 'i';
+    if (capital && properEnd === start - 1 && text[start - 1] === ' ') {
+      properNouns[properNouns.length - 1] += ` ${word}`;
+      properEnd = start + word.length;
+      continue;
+    }
+    properEnd = -1;
+    if (STOPWORDS.has(lower) || seen.has(lower) || (lower.length < 3 && !/^\p{Lu}{2}$/u.test(word)) || /^\p{N}+$/u.test(word)) continue;
+    seen.add(lower);
+    if (capital) {
+      properNouns.push(word);
+      properEnd = start + word.length;
+    } else keywords.push(word);
+  }
+  const numbers = (text.match(/-?\d+(?:\.\d+)?/g) ?? []).map(Number).filter(Number.isFinite);
+  const sentence = mainSentence(text).replace(FILLER, '');
+  const base = { keywords: [...properNouns, ...keywords], properNouns, numbers, sentence: sentence.replace(/[\s?!.;:,]+$/u, ''), text };
+
+  if (text === '') return { intent: 'empty', phrase: '', ...base };
+  const smallTalk = SMALL_TALK.test(text) && words.length <= 8;
+  if (smallTalk || (GREETING.test(text) && words.length <= 4)) return { intent: 'greeting', phrase: '', ...base };
+  if (THANKS.test(text) && words.length <= 8) return { intent: 'thanks', phrase: '', ...base };
+  return { ...classify(sentence), ...base };
+}

@@ -1,0 +1,64 @@
+/**
+ * Every failure becomes the contract's `{"error": message}`: HttpErrors with their status, Fastify's own
+ * client errors (bad JSON, body too large, wrong content type) with a message a person can act on, unknown
+ * routes 404 and known routes with the wrong method 405 with `Allow`. Anything else is logged (never a key)
+ * and answers 500; the server keeps serving.
+ */
+import type { FastifyError, FastifyInstance } from 'fastify';
+import type { Faults } from './faults.ts';
+import { HttpError } from './http-error.ts';
+
+export function installErrorHandling(app: FastifyInstance, faults: Faults): void {
+  // Our own JSON parser, so that malformed JSON gets a precise 400 instead of a generic one.
+  // Only JSON is accepted anywhere: without the other built-in parsers, any other type reaches the 415
+  // branch of the error handler below and gets a 400 that names it.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(new HttpError(400, 'Request body is empty; send a JSON object.'), undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (error) {
+      if (faults.has('malformed-json-500')) return done(new Error('fault: malformed JSON'), undefined);
+      done(new HttpError(400, `Request body is not valid JSON: ${(error as Error).message}.`), undefined);
+    }
+  });
+
+  // Which methods each path has, to tell 405 from 404.
+  const methodsByPath = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const set = methodsByPath.get(route.url) ?? new Set<string>();
+    for (const m of methods) if (m !== 'HEAD' && m !== 'OPTIONS') set.add(m);
+    methodsByPath.set(route.url, set);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = methodsByPath.get(path);
+    if (allowed && allowed.size > 0) {
+      const allow = [...allowed].sort().join(', ');
+      if (faults.has('method-404')) return reply.code(404).send({ error: `No route ${request.method} ${path}.` });
+      return reply.code(405).header('allow', allow).send({ error: `Method ${request.method} is not allowed on ${path}; use ${allow}.` });
+    }
+    return reply.code(404).send({ error: `No route ${request.method} ${path}. The API lives under /v1; see /docs.` });
+  });
+
+  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply.code(error.status).headers(error.headers).send(error.toJSON());
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 413 && !faults.has('too-large-500')) {
+      return reply.code(413).send({ error: `Request body is larger than ${app.initialConfig.bodyLimit} bytes.` });
+    }
+    if (status === 415) {
+      return reply.code(400).send({ error: `Content-Type must be application/json, not '${request.headers['content-type'] ?? 'none'}'.` });
+    }
+    if (status >= 400 && status < 500 && status !== 413) {
+      return reply.code(status === 404 ? 404 : 400).send({ error: error.message });
+    }
+    request.log.error({ err: error, method: request.method, url: request.url.split('?')[0] }, 'unexpected fault');
+    return reply.code(500).send({ error: 'Internal server error.' });
+  });
+}

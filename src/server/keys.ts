@@ -1,0 +1,47 @@
+/**
+ * API keys: how they are made, hashed and shown. Only the SHA-256 hash of a key is stored; the plain key
+ * exists once, in the answer that creates it (and, for the demo keys, in the documentation).
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { KeyTier } from '../contract/index.ts';
+import type { Store } from './store/index.ts';
+
+/** Fixed, documented demo keys, one per tier: `sk-demo-starter` … `sk-demo-ultimate`. */
+export const demoKeys: ReadonlyArray<{ key: string; tier: KeyTier }> = (['starter', 'economy', 'pro', 'ultimate'] as const).map(
+  (tier) => ({ key: `sk-demo-${tier}`, tier }),
+);
+
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+/** What may be shown of a key: its first 10 characters. */
+export function keyPrefix(key: string): string {
+  return key.slice(0, 10);
+}
+
+/** A new random key: `sk-` and 40 base62 characters (about 238 bits). */
+export function generateKey(): string {
+  const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+  const bytes = randomBytes(48);
+  let body = '';
+  for (const byte of bytes) {
+    if (byte < 248) body += alphabet[byte % 62];
+    if (body.length === 40) break;
+  }
+  return body.length === 40 ? `sk-${body}` : generateKey();
+}
+
+/** Creates a key in the store and returns its record with the plain key, which is never available again. */
+export function issueKey(store: Store, name: string, tier: KeyTier): { key: string; record: ReturnType<Store['createKey']> } {
+  const key = generateKey();
+  const record = store.createKey({ id: `key_${randomUUID().replace(/-/g, '').slice(0, 16)}`, name, tier, prefix: keyPrefix(key), hash: hashKey(key) });
+  return { key, record };
+}
+
+/** Puts the demo keys in the store (idempotent: the same hash is never added twice). */
+export function seedDemoKeys(store: Store): void {
+  for (const { key, tier } of demoKeys) {
+    store.createKey({ id: `demo-${tier}`, name: `Demo key (${tier})`, tier, prefix: keyPrefix(key), hash: hashKey(key), demo: true });
+  }
+}

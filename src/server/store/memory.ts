@@ -1,0 +1,63 @@
+/** The in-memory store (`GATEWAY_STORE=memory`): everything is lost when the process ends. */
+import type { ApiKeyRecord, NewApiKey, Reservation, Store } from './types.ts';
+
+export function createMemoryStore(): Store {
+  const keys = new Map<string, ApiKeyRecord & { hash: string }>();
+  const byHash = new Map<string, string>();
+  const usage = new Map<string, number>();
+  const usageKey = (keyId: string, day: string) => `${keyId}\u0000${day}`;
+  const strip = ({ hash: _hash, ...record }: ApiKeyRecord & { hash: string }): ApiKeyRecord => ({ ...record });
+
+  return {
+    createKey(key: NewApiKey) {
+      const existing = byHash.get(key.hash);
+      if (existing) return strip(keys.get(existing)!);
+      const record = {
+        id: key.id,
+        name: key.name,
+        tier: key.tier,
+        prefix: key.prefix,
+        hash: key.hash,
+        demo: key.demo ?? false,
+        createdAt: key.createdAt ?? new Date().toISOString(),
+        lastUsedAt: null,
+        revokedAt: null,
+      };
+      keys.set(key.id, record);
+      byHash.set(key.hash, key.id);
+      return strip(record);
+    },
+    findKeyByHash(hash) {
+      const id = byHash.get(hash);
+      return id === undefined ? undefined : strip(keys.get(id)!);
+    },
+    listKeys() {
+      return [...keys.values()].map(strip);
+    },
+    revokeKey(id, at = new Date()) {
+      const record = keys.get(id);
+      if (!record) return false;
+      record.revokedAt ??= at.toISOString();
+      return true;
+    },
+    touchKey(id, at) {
+      const record = keys.get(id);
+      if (record) record.lastUsedAt = at.toISOString();
+    },
+    imagesUsed(keyId, day) {
+      return usage.get(usageKey(keyId, day)) ?? 0;
+    },
+    reserveImages(keyId, day, n, limit): Reservation {
+      const k = usageKey(keyId, day);
+      const used = usage.get(k) ?? 0;
+      if (used + n > limit) return { granted: false, used };
+      usage.set(k, used + n);
+      return { granted: true, used: used + n };
+    },
+    releaseImages(keyId, day, n) {
+      const k = usageKey(keyId, day);
+      usage.set(k, Math.max(0, (usage.get(k) ?? 0) - n));
+    },
+    close() {},
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * The SQLite store (default): one file, so keys and usage survive a restart. better-sqlite3 is synchronous;
+ * the quota update is one conditional UPDATE inside an IMMEDIATE transaction, so it stays exact even when
+ * several processes share the file.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { ApiKeyRecord, NewApiKey, Reservation, Store } from './types.ts';
+
+interface KeyRow {
+  id: string;
+  name: string;
+  tier: ApiKeyRecord['tier'];
+  prefix: string;
+  demo: number;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+const schema = `
+  CREATE TABLE IF NOT EXISTS api_keys (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    tier TEXT NOT NULL,
+    prefix TEXT NOT NULL,
+    hash TEXT NOT NULL UNIQUE,
+    demo INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    last_used_at TEXT,
+    revoked_at TEXT
+  );
+  CREATE TABLE IF NOT EXISTS image_usage (
+    key_id TEXT NOT NULL,
+    day TEXT NOT NULL,
+    used INTEGER NOT NULL,
+    PRIMARY KEY (key_id, day)
+  );
+`;
+
+function toRecord(row: KeyRow): ApiKeyRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    tier: row.tier,
+    prefix: row.prefix,
+    demo: row.demo === 1,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+export function createSqliteStore(path: string): Store {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('busy_timeout = 5000');
+  db.exec(schema);
+
+  const columns = 'id, name, tier, prefix, demo, created_at, last_used_at, revoked_at';
+  const insertKey = db.prepare(
+    'INSERT OR IGNORE INTO api_keys (id, name, tier, prefix, hash, demo, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
+  const byHash = db.prepare<[string], KeyRow>(`SELECT ${columns} FROM api_keys WHERE hash = ?`);
+  const all = db.prepare<[], KeyRow>(`SELECT ${columns} FROM api_keys ORDER BY created_at, id`);
+  const revoke = db.prepare('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?');
+  const touch = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
+  const used = db.prepare<[string, string], { used: number }>('SELECT used FROM image_usage WHERE key_id = ? AND day = ?');
+  const ensureUsage = db.prepare('INSERT OR IGNORE INTO image_usage (key_id, day, used) VALUES (?, ?, 0)');
+  const add = db.prepare('UPDATE image_usage SET used = used + ? WHERE key_id = ? AND day = ? AND used + ? <= ?');
+  const release = db.prepare('UPDATE image_usage SET used = MAX(0, used - ?) WHERE key_id = ? AND day = ?');
+
+  const reserve = db.transaction((keyId: string, day: string, n: number, limit: number): Reservation => {
+    ensureUsage.run(keyId, day);
+    const granted = add.run(n, keyId, day, n, limit).changes === 1;
+    return { granted, used: used.get(keyId, day)?.used ?? 0 };
+  });
+
+  return {
+    createKey(key: NewApiKey) {
+      insertKey.run(key.id, key.name, key.tier, key.prefix, key.hash, key.demo ? 1 : 0, key.createdAt ?? new Date().toISOString());
+      return toRecord(byHash.get(key.hash)!);
+    },
+    findKeyByHash(hash) {
+      const row = byHash.get(hash);
+      return row ? toRecord(row) : undefined;
+    },
+    listKeys() {
+      return all.all().map(toRecord);
+    },
+    revokeKey(id, at = new Date()) {
+      return revoke.run(at.toISOString(), id).changes === 1;
+    },
+    touchKey(id, at) {
+      touch.run(at.toISOString(), id);
+    },
+    imagesUsed(keyId, day) {
+      return used.get(keyId, day)?.used ?? 0;
+    },
+    reserveImages(keyId, day, n, limit) {
+      return reserve.immediate(keyId, day, n, limit);
+    },
+    releaseImages(keyId, day, n) {
+      release.run(n, keyId, day);
+    },
+    close() {
+      db.close();
+    },
+  };
+}

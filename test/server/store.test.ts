@@ -1,0 +1,49 @@
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createStore } from '../../src/server/store/index.ts';
+import { issueKey } from '../../src/server/keys.ts';
+import { startServer } from '../helpers/server.ts';
+import { call } from './http.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'gateway-store-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the SQLite store', () => {
+  it('keeps keys and image usage across a restart, and stores no plain key', async () => {
+    const file = join(dir, 'gateway.sqlite');
+    const store = createStore(file);
+    const { key } = issueKey(store, 'Frontend team', 'starter');
+    const first = await startServer({ store });
+    const used = await call(first.baseUrl, 'POST', '/v1/generation/image?model=image-gen', { key, body: { prompt: 'x', size: '256x256', n: 2 } });
+    expect(used.status).toBe(200);
+    await first.close();
+
+    const second = await startServer({ store: file });
+    try {
+      const again = await call(second.baseUrl, 'POST', '/v1/generation/image?model=image-gen', { key, body: { prompt: 'y', size: '256x256', n: 2 } });
+      expect(again.status).toBe(429); // 2 of 3 were used before the restart
+      const last = await call(second.baseUrl, 'POST', '/v1/generation/image?model=image-gen', { key, body: { prompt: 'y', size: '256x256', n: 1 } });
+      expect(last.status).toBe(200);
+      expect(last.headers.get('x-ratelimit-remaining-images')).toBe('0');
+    } finally {
+      await second.close();
+    }
+    const bytes = readdirSync(dir).map((f) => readFileSync(join(dir, f)).toString('latin1')).join('');
+    expect(bytes).not.toContain(key);
+    expect(bytes).not.toContain('sk-demo-starter');
+  });
+
+  it('counts exactly under a burst of reservations on one file from two connections', () => {
+    const file = join(dir, 'burst.sqlite');
+    const a = createStore(file);
+    const b = createStore(file);
+    let granted = 0;
+    for (let i = 0; i < 40; i++) if ((i % 2 ? a : b).reserveImages('k', '2026-01-01', 1, 25).granted) granted++;
+    expect(granted).toBe(25);
+    expect(a.imagesUsed('k', '2026-01-01')).toBe(25);
+    a.close();
+    b.close();
+  });
+});

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { schemaValidator, describeErrors } from '../../src/contract/index.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
+import { chatBody } from './http.ts';
+import { readEvents, reassemble } from './sse.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.close());
+
+const post = (body: unknown, signal?: AbortSignal) =>
+  fetch(`${server.baseUrl}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'x-api-key': 'sk-demo-starter', 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal,
+  });
+
+const validChunk = schemaValidator('ChatCompletionChunk');
+
+async function streamed(body: Record<string, unknown>) {
+  const res = await post({ ...body, stream: true });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  const events = await readEvents(res);
+  expect(events.at(-1)).toBe('[DONE]');
+  const chunks = events.slice(0, -1).map((e) => JSON.parse(e));
+  for (const chunk of chunks) expect(validChunk(chunk), describeErrors(validChunk.errors)).toBe(true);
+  return chunks;
+}
+
+describe('streaming', () => {
+  it('sends the role first, deltas that concatenate to the JSON answer, finish_reason last, then [DONE]', async () => {
+    const body = chatBody({ temperature: 0.8, seed: 3 });
+    const chunks = await streamed(body);
+    expect(chunks[0].choices[0].delta.role).toBe('assistant');
+    expect(chunks.at(-1).choices[0].finish_reason).toBe('stop');
+    for (const chunk of chunks.slice(0, -1)) expect(chunk.choices[0].finish_reason).toBeNull();
+    expect(new Set(chunks.map((c) => c.id)).size).toBe(1);
+    const whole = await (await post(body)).json();
+    expect(reassemble(chunks).content).toBe(whole.choices[0].message.content);
+    expect(chunks.length).toBeGreaterThan(5); // token by token, not in one piece
+  });
+
+  it('adds a usage chunk with include_usage', async () => {
+    const chunks = await streamed(chatBody({ stream_options: { include_usage: true }, max_tokens: 6 }));
+    const last = chunks.at(-1);
+    expect(last.choices).toEqual([]);
+    expect(last.usage.completion_tokens).toBe(6);
+    expect(chunks.at(-2).choices[0].finish_reason).toBe('length');
+  });
+
+  it('streams tool calls whose arguments reassemble to valid JSON', async () => {
+    const tool = { type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } } };
+    const chunks = await streamed({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Look up tide tables' }], tools: [tool], tool_choice: 'required' });
+    const message = reassemble(chunks);
+    expect(message.finish_reason).toBe('tool_calls');
+    expect(JSON.parse(message.tool_calls[0].function.arguments)).toHaveProperty('query');
+  });
+
+  it('stops generating when the client goes away', async () => {
+    const slow = await startServer({ tokenDelayMs: 25 });
+    try {
+      const controller = new AbortController();
+      const res = await fetch(`${slow.baseUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'x-api-key': 'sk-demo-starter', 'content-type': 'application/json' },
+        body: JSON.stringify(chatBody({ stream: true })),
+        signal: controller.signal,
+      });
+      const reader = res.body!.getReader();
+      await reader.read();
+      controller.abort();
+      await expect.poll(() => slow.app.gateway.streams.active, { timeout: 5000 }).toBe(0);
+      expect(slow.app.gateway.streams.abandoned).toBe(1);
+      expect(slow.app.gateway.streams.completed).toBe(0);
+    } finally {
+      await slow.close();
+    }
+  });
+});
