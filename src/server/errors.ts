@@ -24,18 +24,19 @@ export function installErrorHandling(app: FastifyInstance, faults: Faults): void
     }
   });
 
-  // Which methods each path has, to tell 405 from 404.
-  const methodsByPath = new Map<string, Set<string>>();
+  // Which methods each route pattern has (`/dashboard/api/keys/:keyId` as a regular expression), to tell
+  // 405 from 404.
+  const methodsByPattern = new Map<string, { match: RegExp; methods: Set<string> }>();
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const set = methodsByPath.get(route.url) ?? new Set<string>();
-    for (const m of methods) if (m !== 'HEAD' && m !== 'OPTIONS') set.add(m);
-    methodsByPath.set(route.url, set);
+    const entry = methodsByPattern.get(route.url) ?? { match: routePattern(route.url), methods: new Set<string>() };
+    for (const m of methods) if (m !== 'HEAD' && m !== 'OPTIONS') entry.methods.add(m);
+    methodsByPattern.set(route.url, entry);
   });
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;
-    const allowed = methodsByPath.get(path);
+    const allowed = [...methodsByPattern.values()].find((entry) => entry.match.test(path))?.methods;
     if (allowed && allowed.size > 0) {
       const allow = [...allowed].sort().join(', ');
       if (faults.has('method-404')) return reply.code(404).send({ error: `No route ${request.method} ${path}.` });
@@ -61,4 +62,10 @@ export function installErrorHandling(app: FastifyInstance, faults: Faults): void
     request.log.error({ err: error, method: request.method, url: request.url.split('?')[0] }, 'unexpected fault');
     return reply.code(500).send({ error: 'Internal server error.' });
   });
+}
+
+/** A Fastify route URL as a regular expression: each `:param` matches one path segment. */
+function routePattern(url: string): RegExp {
+  const escaped = url.split(/(:[A-Za-z0-9_]+)/).map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  return new RegExp(`^${escaped.join('')}$`);
 }

@@ -75,6 +75,12 @@ describe('bad input never yields a 5xx', () => {
     expect(wrong.body.error).toContain('POST');
   });
 
+  it('a wrong method on a route with a path parameter → 405 with Allow', async () => {
+    const res = await call(server.baseUrl, 'PATCH', '/dashboard/api/keys/key_123');
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('DELETE');
+  });
+
   it('a missing query parameter → 400', async () => {
     const res = await call(server.baseUrl, 'POST', '/v1/generation/image', { key, body: { prompt: 'x' } });
     expect(res.status).toBe(400);

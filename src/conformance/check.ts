@@ -1,0 +1,119 @@
+/**
+ * What a check is, what it runs with, and the `Tester` it reports through. Each check sends requests
+ * with `t.send`, and reports what it finds with `t.fail` / `t.expect` / `t.shape`; the runner collects it.
+ */
+import type { Agent } from 'node:http';
+import type { Operation } from '../contract/index.ts';
+import type { Catalogue } from './catalogue.ts';
+import { send, type Exchange, type OutgoingRequest } from './http.ts';
+import { apiKeyHeader, type KeyRing } from './keys.ts';
+import type { Profile } from './profiles.ts';
+import type { Violation } from './results.ts';
+import { checkShape, type ShapeOptions } from './shape.ts';
+
+export type Family = 'responses' | 'auth' | 'validation' | 'errors' | 'behaviour' | 'images' | 'tiers' | 'quota' | 'streaming';
+
+export interface Check {
+  /** Stable and unique: `<operationId>/<family>/<slug>`. */
+  id: string;
+  operationId: string;
+  family: Family;
+  title: string;
+  /** Belongs to a reference decision: run in the `full` profile only. */
+  reference?: boolean;
+  /** Needs a server that keeps state and follows the request (not a stateless mock). */
+  stateful?: boolean;
+  /** Spends a key's daily quota: run only with `--destructive`. */
+  destructive?: boolean;
+  run(t: Tester): Promise<void>;
+}
+
+export interface RunContext {
+  baseUrl: string;
+  profile: Profile;
+  keys: KeyRing;
+  seed: number;
+  catalogue: Catalogue;
+  ledger: ImageLedger;
+  timeoutMs: number;
+  /** Keeps connections open across the run's requests. */
+  agent?: Agent;
+}
+
+/** Images each key has been given during this run, per path, so the quota checks know what remains. */
+export class ImageLedger {
+  private readonly spent = new Map<string, Map<string, number>>();
+
+  add(key: string, images: number, path: string): void {
+    const byPath = this.spent.get(key) ?? new Map<string, number>();
+    byPath.set(path, (byPath.get(path) ?? 0) + images);
+    this.spent.set(key, byPath);
+  }
+
+  /** Images given to the key, on every path or only on those `only` accepts. */
+  of(key: string, only: (path: string) => boolean = () => true): number {
+    let total = 0;
+    for (const [path, n] of this.spent.get(key) ?? []) if (only(path)) total += n;
+    return total;
+  }
+}
+
+/** Thrown by `t.skip` to end a check as skipped. */
+export class Skip extends Error {}
+
+export class Tester {
+  readonly violations: Violation[] = [];
+  requests = 0;
+
+  constructor(readonly ctx: RunContext) {}
+
+  /** Sends a request to the implementation; every image it returns is booked against the key used. */
+  async send(req: OutgoingRequest): Promise<Exchange> {
+    this.requests++;
+    const ex = await send(this.ctx.baseUrl, req, this.ctx.timeoutMs, this.ctx.agent);
+    const data = (ex.response?.json as { data?: unknown })?.data;
+    if (ex.response && ex.response.status < 300 && Array.isArray(data)) {
+      const key = keyUsed(req);
+      if (key) this.ctx.ledger.add(key, data.filter((d) => typeof (d as { b64_json?: unknown })?.b64_json === 'string').length, req.path);
+    }
+    return ex;
+  }
+
+  fail(message: string, rule: string, exchange?: Exchange): void {
+    this.violations.push({ message, rule, ...(exchange ? { exchange } : {}) });
+  }
+
+  /** Records a violation unless `ok`; returns `ok` so a check can stop on a broken precondition. */
+  expect(ok: boolean, message: string, rule: string, exchange?: Exchange): boolean {
+    if (!ok) this.fail(message, rule, exchange);
+    return ok;
+  }
+
+  /** Checks the exchange against the operation's documented responses; true when it conforms. */
+  shape(op: Operation, ex: Exchange, options?: ShapeOptions): boolean {
+    const found = checkShape(op, ex, this.ctx.profile, options);
+    this.violations.push(...found);
+    return found.length === 0;
+  }
+
+  /** Expects one status (or any of a list); true when it matches. */
+  status(ex: Exchange, expected: number | number[], rule: string, what = ''): boolean {
+    const list = Array.isArray(expected) ? expected : [expected];
+    const got = ex.response?.status;
+    return this.expect(
+      got !== undefined && list.includes(got),
+      `${what ? `${what}: ` : ''}expected status ${list.join(' or ')}, got ${got ?? `no answer (${ex.error})`}`,
+      rule,
+      ex,
+    );
+  }
+
+  skip(reason: string): never {
+    throw new Skip(reason);
+  }
+}
+
+function keyUsed(req: OutgoingRequest): string | undefined {
+  const headers = Object.fromEntries(Object.entries(req.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+  return headers[apiKeyHeader] || headers.authorization?.replace(/^Bearer\s+/i, '') || undefined;
+}

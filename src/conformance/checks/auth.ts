@@ -1,0 +1,87 @@
+/**
+ * Authentication on every operation, from its `security`: no key, an unknown key, a malformed header,
+ * Bearer where the contract allows it (works) and where it does not (401, D14). Each request is otherwise
+ * the operation's valid example, so the key is the only thing that can be wrong.
+ */
+import { acceptsScheme, isPublic, type Operation } from '../../contract/index.ts';
+import { checkedOperations } from '../scope.ts';
+import type { Check, Tester } from '../check.ts';
+import { apiKeyHeader, bearerSchemeName } from '../keys.ts';
+import { expectSuccess, expectUnauthorized, SPEC, validRequest } from './common.ts';
+
+/** A key no implementation has issued. */
+export const UNKNOWN_KEY = 'sk-conformance-unknown-key-0000';
+
+export function authChecks(): Check[] {
+  return checkedOperations.flatMap((op) => (isPublic(op) ? publicChecks(op) : protectedChecks(op)));
+}
+
+function check(op: Operation, slug: string, title: string, extra: Partial<Check>, run: (t: Tester) => Promise<void>): Check {
+  return { id: `${op.operationId}/auth/${slug}`, operationId: op.operationId, family: 'auth', title, ...extra, run };
+}
+
+/** The valid request with its auth headers replaced. */
+function withAuth(t: Tester, op: Operation, headers: Record<string, string>) {
+  const req = validRequest(t, op, undefined, { withKey: true, keyOptional: true });
+  const rest = Object.fromEntries(Object.entries(req.headers ?? {}).filter(([k]) => k.toLowerCase() !== apiKeyHeader));
+  return { ...req, headers: { ...rest, ...headers } };
+}
+
+function bestKey(t: Tester): string {
+  const best = t.ctx.keys.best();
+  if (!best) t.skip('no key given (--key tier=sk-…)');
+  return best.key;
+}
+
+function publicChecks(op: Operation): Check[] {
+  return [
+    check(op, 'no-key', 'no key → success (public operation)', {}, async (t) => {
+      const req = validRequest(t, op);
+      expectSuccess(t, op, await t.send(req), `#${op.pointer}/security`, 'without a key');
+    }),
+    check(op, 'valid-key', 'a valid key → success', {}, async (t) => {
+      expectSuccess(t, op, await t.send(validRequest(t, op, undefined, { withKey: true })), `#${op.pointer}/security`, 'with a valid key');
+    }),
+    // D13: a key that is sent but unknown is refused even where none is needed.
+    check(op, 'unknown-key', 'an unknown key → 401 Invalid API Key. (D13)', { reference: true, stateful: true }, async (t) => {
+      expectUnauthorized(t, op, await t.send(withAuth(t, op, { [apiKeyHeader]: UNKNOWN_KEY })), 'an unknown key');
+    }),
+  ];
+}
+
+function protectedChecks(op: Operation): Check[] {
+  const checks = [
+    check(op, 'no-key', 'no key → 401 Invalid API Key.', {}, async (t) => {
+      expectUnauthorized(t, op, await t.send(withAuth(t, op, {})), 'without a key');
+    }),
+    check(op, 'unknown-key', 'an unknown key → 401 Invalid API Key.', { stateful: true }, async (t) => {
+      expectUnauthorized(t, op, await t.send(withAuth(t, op, { [apiKeyHeader]: UNKNOWN_KEY })), 'an unknown key');
+    }),
+    check(op, 'empty-key', `an empty ${apiKeyHeader} header → 401`, {}, async (t) => {
+      expectUnauthorized(t, op, await t.send(withAuth(t, op, { [apiKeyHeader]: '' })), `an empty ${apiKeyHeader}`);
+    }),
+    check(op, 'basic-auth', 'Authorization: Basic with a valid key → 401', {}, async (t) => {
+      const basic = Buffer.from(`${bestKey(t)}:`).toString('base64');
+      expectUnauthorized(t, op, await t.send(withAuth(t, op, { authorization: `Basic ${basic}` })), 'Basic credentials');
+    }),
+  ];
+  if (bearerSchemeName && acceptsScheme(op, bearerSchemeName)) {
+    checks.push(
+      check(op, 'bearer', 'Authorization: Bearer with a valid key → success', {}, async (t) => {
+        const ex = await t.send(withAuth(t, op, { authorization: `Bearer ${bestKey(t)}` }));
+        expectSuccess(t, op, ex, SPEC.auth, 'Bearer, which this operation accepts');
+      }),
+      check(op, 'bearer-unknown', 'Authorization: Bearer with an unknown key → 401', { stateful: true }, async (t) => {
+        expectUnauthorized(t, op, await t.send(withAuth(t, op, { authorization: `Bearer ${UNKNOWN_KEY}` })), 'Bearer with an unknown key');
+      }),
+    );
+  } else if (bearerSchemeName) {
+    checks.push(
+      check(op, 'bearer-refused', 'Authorization: Bearer with a valid key → 401 (Bearer is not accepted here, D14)', {}, async (t) => {
+        const ex = await t.send(withAuth(t, op, { authorization: `Bearer ${bestKey(t)}` }));
+        expectUnauthorized(t, op, ex, 'Bearer on an operation that does not accept it');
+      }),
+    );
+  }
+  return checks;
+}

@@ -1,0 +1,75 @@
+/**
+ * The daily image quota table, per key tier given (destructive: it spends the key's day). The suite books
+ * every image it was given, so it knows what remains: it spends exactly that, then expects 429
+ * `Daily quota exceeded.` In the full profile also: a request for more than remains fails whole and
+ * charges nothing (D5), edits count like generations (D7), and 429 carries `Retry-After` and
+ * `x-should-retry: false` (D6). Keys must be fresh for the day.
+ */
+import { dailyImageQuota, type Operation } from '../../contract/index.ts';
+import type { Check, RunContext, Tester } from '../check.ts';
+import { propertySchema, resolve } from '../schema.ts';
+import { aKey, expectMessage, MESSAGES, SPEC, validRequest } from './common.ts';
+import { isImageResult } from './image-results.ts';
+import { imageOperations } from './images.ts';
+import { withBody } from './text.ts';
+
+const RULE = `${SPEC.limits}: daily image count per tier`;
+
+export function quotaChecks(ctx: RunContext): Check[] {
+  const op = spendingOperation();
+  if (!op) return [];
+  return ctx.keys.keys.map(({ tier, key }) => ({
+    id: `${op.operationId}/quota/${tier}`,
+    operationId: op.operationId,
+    family: 'quota' as const,
+    title: `${aKey(tier)} gets exactly ${dailyImageQuota(tier)} images a day, then 429 ${MESSAGES.quotaExceeded}`,
+    stateful: true,
+    destructive: true,
+    async run(t: Tester) {
+      const quota = dailyImageQuota(tier);
+      // Full profile: edits count too (D7). Core: an implementation may leave edits out, so the
+      // remainder lies between the two counts.
+      const generated = t.ctx.ledger.of(key, (p) => p === op.path);
+      const all = t.ctx.ledger.of(key);
+      let remaining = Math.max(0, quota - all);
+      const slack = t.ctx.profile.reference ? 0 : all - generated;
+      const base = validRequest(t, op, undefined, { key, tier });
+      const request = (n: number) => withBody(base, { n });
+      const max = Number(resolve(propertySchema(op.raw.requestBody!.content['application/json']!.schema, 'n')).maximum ?? 10);
+      const spend = async (n: number) => {
+        const ex = await t.send(request(n));
+        const got = isImageResult(ex.response?.json) ? ex.response!.json.data.length : 0;
+        const ok = t.expect(ex.response?.status === 200 && got === n, `asking for ${n} of the ${remaining} images left today gave status ${ex.response?.status} with ${got} images`, RULE, ex);
+        remaining -= n;
+        return ok;
+      };
+      while (remaining > max - 1) if (!(await spend(Math.min(max, remaining - 1)))) return;
+      if (t.ctx.profile.reference && remaining > 0) {
+        // D5: asking for more than remains fails whole, and charges nothing.
+        const over = await t.send(request(remaining + 1));
+        if (t.status(over, 429, 'D5', `asking for ${remaining + 1} with ${remaining} left`)) expectMessage(t, over, MESSAGES.quotaExceeded, SPEC.errors);
+      }
+      if (remaining > 0 && !(await spend(remaining))) return;
+      for (let extra = 0; extra <= slack; extra++) {
+        const ex = await t.send(request(1));
+        if (ex.response?.status === 429 || extra === slack) {
+          if (!t.status(ex, 429, RULE, `one more image after the ${quota} of the day`)) return;
+          t.shape(op, ex);
+          expectMessage(t, ex, MESSAGES.quotaExceeded, SPEC.errors);
+          return;
+        }
+      }
+    },
+  }));
+}
+
+/** The image operation to spend with: the one needing the fewest fields (generation, not edits). */
+function spendingOperation(): Operation | undefined {
+  const required = (op: Operation) => {
+    const schema = op.raw.requestBody?.content['application/json']?.schema;
+    return schema ? ((resolve(schema).required as string[] | undefined)?.length ?? 0) : 0;
+  };
+  return imageOperations()
+    .filter((op) => { const s = op.raw.requestBody?.content['application/json']?.schema; return !!s && !!propertySchema(s, 'n'); })
+    .sort((a, b) => required(a) - required(b))[0];
+}

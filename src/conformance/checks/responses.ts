@@ -1,0 +1,31 @@
+/**
+ * Every operation answers each of the contract's own request examples with a documented success: status,
+ * content type, body schema and headers; image answers also hold the `n` images of `size` asked for.
+ */
+import { checkedOperations, isImageOperation } from '../scope.ts';
+import type { Check } from '../check.ts';
+import { requestExamples } from '../examples.ts';
+import { expectSuccess, validRequest } from './common.ts';
+import { checkImages, requested } from './image-results.ts';
+
+export function responseChecks(): Check[] {
+  return checkedOperations.flatMap((op) =>
+    requestExamples(op).map((example): Check => ({
+      id: `${op.operationId}/responses/${example.name}`,
+      operationId: op.operationId,
+      family: 'responses',
+      title: `${example.name === 'no body' ? 'a plain request' : `example ${example.name}`} → documented success`,
+      async run(t) {
+        const images = isImageOperation(op) ? Number(requested(op, example.body, 'n') ?? 1) : undefined;
+        const req = validRequest(t, op, example, images === undefined ? {} : { spend: images });
+        const ex = await t.send(req);
+        if (!expectSuccess(t, op, ex, `#${op.pointer}/responses`)) return;
+        const streaming = (req.json as { stream?: unknown } | undefined)?.stream === true;
+        if (streaming) {
+          t.expect(ex.response?.contentType?.startsWith('text/event-stream') ?? false, `asked for stream: true, got ${ex.response?.contentType}`, 'D17', ex);
+        }
+        if (t.ctx.profile.stateful) await checkImages(t, op, req.json as Record<string, unknown> | undefined, ex);
+      },
+    })),
+  );
+}

@@ -1,0 +1,129 @@
+/**
+ * Text generation behaviour the specification states: `temperature` lies between 0 and 2 (both bounds
+ * accepted, anything beyond refused) and `max_tokens` is honoured (no more completion tokens than asked,
+ * `finish_reason: length` when the answer was cut). The chat endpoint is the one the specification
+ * describes; the same rules on the prompt endpoint are reference decisions (D1).
+ */
+import { type Operation } from '../../contract/index.ts';
+import { checkedOperations } from '../scope.ts';
+import type { Check, Tester } from '../check.ts';
+import type { Exchange, OutgoingRequest } from '../http.ts';
+import { propertySchema } from '../schema.ts';
+import { expectClientError, expectSuccess, SPEC, validRequest } from './common.ts';
+
+/** The operation the specification describes field by field. */
+const CHAT = 'createChatCompletion';
+
+/** A request long enough that a small `max_tokens` has to cut it. */
+const LONG_PROMPT = 'Tell me a long story about a lighthouse keeper and the sea, in at least three paragraphs.';
+
+export function textChecks(): Check[] {
+  return checkedOperations.flatMap((op) => {
+    const body = op.raw.requestBody?.content['application/json']?.schema;
+    if (!body) return [];
+    const checks: Check[] = [];
+    const reference = op.operationId !== CHAT;
+    const temperature = propertySchema(body, 'temperature');
+    if (typeof temperature?.minimum === 'number' && typeof temperature.maximum === 'number') {
+      checks.push(temperatureBounds(op, temperature.minimum, temperature.maximum, reference));
+    }
+    if (propertySchema(body, 'max_tokens')) checks.push(...maxTokens(op, reference));
+    return checks;
+  });
+}
+
+function temperatureBounds(op: Operation, min: number, max: number, reference: boolean): Check {
+  return {
+    id: `${op.operationId}/behaviour/temperature-bounds`,
+    operationId: op.operationId,
+    family: 'behaviour',
+    title: `temperature ${min} and ${max} → success; ${min - 0.1} and ${max + 0.1} → 400`,
+    reference,
+    async run(t) {
+      const base = validRequest(t, op);
+      const rule = `${SPEC.limits}: temperature lies between ${min} and ${max}`;
+      for (const value of [min, max]) {
+        expectSuccess(t, op, await t.send(withBody(base, { temperature: value })), rule, `temperature ${value}`);
+      }
+      for (const value of [Math.round((min - 0.1) * 10) / 10, Math.round((max + 0.1) * 10) / 10]) {
+        const ex = await t.send(withBody(base, { temperature: value }));
+        if (t.status(ex, 400, rule, `temperature ${value}`)) expectClientError(t, op, ex, 400, rule);
+      }
+    },
+  };
+}
+
+function maxTokens(op: Operation, reference: boolean): Check[] {
+  return [
+    {
+      id: `${op.operationId}/behaviour/max-tokens`,
+      operationId: op.operationId,
+      family: 'behaviour',
+      title: 'max_tokens below the natural length → at most max_tokens completion tokens, finish_reason length',
+      reference,
+      stateful: true,
+      async run(t) {
+        const base = longRequest(t, op);
+        const full = await t.send(base);
+        if (!expectSuccess(t, op, full, SPEC.chat, 'without max_tokens')) return;
+        const natural = completionTokens(full);
+        if (natural === undefined || natural < 2) return t.skip(`the unrestricted answer has ${natural} completion tokens; nothing to cut`);
+        const limit = Math.floor(natural / 2);
+        const cut = await t.send(withBody(base, { max_tokens: limit }));
+        if (!expectSuccess(t, op, cut, SPEC.chat, `max_tokens ${limit}`)) return;
+        const used = completionTokens(cut);
+        t.expect(used !== undefined && used <= limit, `max_tokens ${limit} gave ${used} completion tokens`, `${SPEC.chat}: max_tokens`, cut);
+        const reason = finishReason(cut);
+        t.expect(reason === 'length', `an answer cut by max_tokens has finish_reason ${JSON.stringify(reason)}, not "length"`, '#/components/schemas/FinishReason', cut);
+      },
+    },
+    {
+      id: `${op.operationId}/behaviour/max-tokens-one`,
+      operationId: op.operationId,
+      family: 'behaviour',
+      title: 'max_tokens 1 → exactly one token of content',
+      reference: true,
+      stateful: true,
+      async run(t) {
+        const ex = await t.send(withBody(longRequest(t, op), { max_tokens: 1 }));
+        if (!expectSuccess(t, op, ex, SPEC.chat, 'max_tokens 1')) return;
+        t.expect(completionTokens(ex) === 1, `max_tokens 1 gave ${completionTokens(ex)} completion tokens`, `${SPEC.chat}: max_tokens`, ex);
+        const text = textOf(ex);
+        t.expect(typeof text === 'string' && text.length > 0, `max_tokens 1 gave the content ${JSON.stringify(text)}`, `${SPEC.chat}: max_tokens`, ex);
+      },
+    },
+  ];
+}
+
+/** The operation's first example asking for a long answer, deterministic (`temperature: 0`), not streamed. */
+export function longRequest(t: Tester, op: Operation): OutgoingRequest {
+  const base = validRequest(t, op);
+  const body: Record<string, unknown> = { ...(base.json as Record<string, unknown>), temperature: 0 };
+  for (const field of ['max_tokens', 'max_completion_tokens', 'stream', 'stream_options']) delete body[field];
+  if (Array.isArray(body.messages)) body.messages = [{ role: 'user', content: LONG_PROMPT }];
+  else if (typeof body.prompt === 'string') body.prompt = LONG_PROMPT;
+  return { ...base, json: body };
+}
+
+export function withBody(req: OutgoingRequest, patch: Record<string, unknown>): OutgoingRequest {
+  return { ...req, json: { ...(req.json as Record<string, unknown>), ...patch } };
+}
+
+function completionTokens(ex: Exchange): number | undefined {
+  const n = (ex.response?.json as { usage?: { completion_tokens?: unknown } })?.usage?.completion_tokens;
+  return typeof n === 'number' ? n : undefined;
+}
+
+function firstChoice(ex: Exchange): Record<string, unknown> | undefined {
+  return (ex.response?.json as { choices?: Array<Record<string, unknown>> })?.choices?.[0];
+}
+
+/** The generated text: a chat message's content or a text completion's text. */
+export function textOf(ex: Exchange): unknown {
+  const choice = firstChoice(ex);
+  return (choice?.message as { content?: unknown } | undefined)?.content ?? choice?.text;
+}
+
+export function finishReason(ex: Exchange): unknown {
+  return firstChoice(ex)?.finish_reason;
+}

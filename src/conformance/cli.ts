@@ -1,0 +1,56 @@
+/**
+ * `gateway-conformance` / `npm run conformance -- …`: runs the suite against a server, prints the report,
+ * writes the files asked for, and exits 0 (conforms), 1 (violations) or 2 (usage, unreachable).
+ */
+import { writeFileSync } from 'node:fs';
+import { parseCli, USAGE } from './args.ts';
+import { formatProgress, formatReport } from './report/console.ts';
+import { toJson } from './report/json.ts';
+import { toJunit } from './report/junit.ts';
+import { conforms } from './results.ts';
+import { runConformance, UnreachableError, UsageError } from './run.ts';
+
+/** Where the command writes: stdout and stderr, or a test's capture. */
+export interface Output {
+  write(text: string): unknown;
+  isTTY?: boolean;
+}
+
+/**
+ * Runs the command with its arguments and returns the exit status (the caller exits).
+ * @example
+ * process.exitCode = await main(['--base-url', 'http://127.0.0.1:8080', '--key', 'pro=sk-demo-pro']);
+ */
+export async function main(argv: string[], out: Output = process.stdout, err: Output = process.stderr): Promise<number> {
+  try {
+    const options = parseCli(argv);
+    if (options.help) {
+      out.write(`${USAGE}\n`);
+      return 0;
+    }
+    const report = await runConformance({
+      ...options,
+      ...(options.quiet
+        ? {}
+        : { onProgress: ({ index, total, result }) => result && err.write(`${formatProgress(index, total, result)}\n`) }),
+    });
+    out.write(formatReport(report, { color: Boolean(out.isTTY) && !process.env.NO_COLOR }));
+    if (options.junit) writeFileSync(options.junit, toJunit(report));
+    if (options.json) writeFileSync(options.json, toJson(report));
+    return conforms(report) ? 0 : 1;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      err.write(`gateway-conformance: ${e.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    if (e instanceof UnreachableError) {
+      err.write(`gateway-conformance: ${e.message}\nIs the server running, and is --base-url right?\n`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('/conformance/cli.ts')) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,50 @@
+/**
+ * Every check of the suite, in the order they run: the cheap ones first (a run that stops at its first
+ * failure stops sooner), those that make images later, and the quota last: it spends what the others leave.
+ */
+import type { Check, RunContext } from './check.ts';
+import { authChecks } from './checks/auth.ts';
+import { errorChecks } from './checks/errors.ts';
+import { imageChecks } from './checks/images.ts';
+import { modelChecks } from './checks/models.ts';
+import { quotaChecks } from './checks/quota.ts';
+import { responseChecks } from './checks/responses.ts';
+import { streamingChecks } from './checks/streaming.ts';
+import { textChecks } from './checks/text.ts';
+import { tierChecks } from './checks/tiers.ts';
+import { validationChecks } from './checks/validation.ts';
+
+export function planChecks(ctx: RunContext): Check[] {
+  const checks = [
+    ...responseChecks(),
+    ...authChecks(),
+    ...streamingChecks(),
+    ...textChecks(),
+    ...tierChecks(ctx),
+    ...validationChecks(ctx),
+    ...errorChecks(),
+    ...modelChecks(ctx),
+    ...imageChecks(),
+    ...quotaChecks(ctx),
+  ];
+  const ids = new Set<string>();
+  for (const c of checks) {
+    if (ids.has(c.id)) throw new Error(`Two checks share the id ${c.id}`);
+    ids.add(c.id);
+  }
+  return checks;
+}
+
+/** Whether `--only` (or `--skip`) names a check: by operationId, family, id, or id prefix. */
+export function selected(check: Check, only: readonly string[]): boolean {
+  if (only.length === 0) return true;
+  return only.some((o) => check.operationId === o || check.family === o || check.id === o || check.id.startsWith(`${o}/`));
+}
+
+/** Why a check does not run in this run, or undefined when it does. */
+export function skipReason(check: Check, ctx: RunContext, destructive: boolean): string | undefined {
+  if (check.reference && !ctx.profile.reference) return 'reference decision: checked in the full profile';
+  if (check.stateful && !ctx.profile.stateful) return 'a stateless mock cannot do this';
+  if (check.destructive && !destructive) return "spends a key's daily quota: run with --destructive";
+  return undefined;
+}

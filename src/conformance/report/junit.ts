@@ -1,0 +1,46 @@
+/** JUnit XML for CI: one test suite per operation, one test case per check. */
+import { groupByOperation, type Report } from '../results.ts';
+import { formatExchange } from './exchange.ts';
+
+/**
+ * @example
+ * writeFileSync('conformance.xml', toJunit(report));
+ */
+export function toJunit(report: Report): string {
+  const suites: string[] = [];
+  for (const [operationId, results] of groupByOperation(report.results)) {
+    const cases = results.map((r) => {
+      const open = `    <testcase classname="${esc(`conformance.${operationId}`)}" name="${esc(`${r.family}: ${r.title}`)}" time="${(r.durationMs / 1000).toFixed(3)}"`;
+      if (r.outcome === 'passed') return `${open}/>`;
+      if (r.outcome === 'skipped') return `${open}>\n      <skipped message="${esc(r.reason ?? '')}"/>\n    </testcase>`;
+      const text = r.violations
+        .map((v) => [v.message, `rule: ${v.rule}`, ...(v.exchange ? formatExchange(v.exchange, 2000) : [])].join('\n'))
+        .join('\n\n');
+      const message = r.violations.map((v) => v.message).join('; ');
+      return `${open}>\n      <failure message="${esc(message)}" type="${esc(r.violations[0]?.rule ?? 'violation')}">${esc(text)}</failure>\n    </testcase>`;
+    });
+    const count = (o: string) => results.filter((r) => r.outcome === o).length;
+    const time = results.reduce((s, r) => s + r.durationMs, 0) / 1000;
+    suites.push(
+      `  <testsuite name="${esc(operationId)}" tests="${results.length}" failures="${count('failed')}" skipped="${count('skipped')}" errors="0" time="${time.toFixed(3)}">\n${cases.join('\n')}\n  </testsuite>`,
+    );
+  }
+  const { passed, failed, skipped } = report.summary;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="gateway-conformance (${esc(report.profile)}) ${esc(report.baseUrl)}" tests="${passed + failed + skipped}" failures="${failed}" skipped="${skipped}" errors="0" time="${(report.durationMs / 1000).toFixed(3)}">`,
+    ...suites,
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+function esc(text: string): string {
+  return text
+    // Characters XML 1.0 cannot hold at all.
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
+}

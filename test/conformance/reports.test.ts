@@ -1,0 +1,86 @@
+/** The three reports of a run: console text, JUnit XML and JSON, each with failures explained and keys masked. */
+import { describe, expect, it } from 'vitest';
+import { formatProgress, formatReport } from '../../src/conformance/report/console.ts';
+import { toJson } from '../../src/conformance/report/json.ts';
+import { toJunit } from '../../src/conformance/report/junit.ts';
+import type { Report } from '../../src/conformance/results.ts';
+
+const report: Report = {
+  baseUrl: 'http://127.0.0.1:8080',
+  profile: 'full',
+  destructive: false,
+  seed: 1,
+  startedAt: '2026-01-01T00:00:00.000Z',
+  durationMs: 1234,
+  summary: { passed: 1, failed: 1, skipped: 1, requests: 2 },
+  results: [
+    { id: 'listModels/auth/no-key', operationId: 'listModels', family: 'auth', title: 'no key → success', outcome: 'passed', violations: [], requests: 1, durationMs: 3 },
+    {
+      id: 'createChatCompletion/auth/no-key', operationId: 'createChatCompletion', family: 'auth', title: 'no key → 401 <Invalid API Key.>',
+      outcome: 'failed', requests: 1, durationMs: 5,
+      violations: [{
+        message: 'without a key: expected status 401, got 200',
+        rule: 'specification: Authentication',
+        exchange: {
+          request: { method: 'POST', url: 'http://127.0.0.1:8080/v1/chat/completions', headers: { 'x-api-key': 'sk-demo-ultimate', authorization: 'Bearer sk-secret-value' }, body: '{"model":"m"}', bodyBytes: 13 },
+          response: { status: 200, headers: { 'content-type': 'application/json', date: 'today', 'x-gateway-multiplier': '0.5' }, contentType: 'application/json', text: `{"content":"${'x'.repeat(5000)}"}`, json: {} },
+          durationMs: 2,
+        },
+      }],
+    },
+    { id: 'createImage/quota/starter', operationId: 'createImage', family: 'quota', title: 'quota', outcome: 'skipped', reason: 'run with --destructive', violations: [], requests: 0, durationMs: 0 },
+  ],
+};
+
+describe('console report', () => {
+  const text = formatReport(report);
+
+  it('groups by operation and explains each failure: message, rule, request and answer', () => {
+    expect(text).toMatch(/listModels \(1 checks\)\n {2}✓ no key → success/);
+    expect(text).toContain('createChatCompletion (1 checks, 1 failed)');
+    expect(text).toContain('without a key: expected status 401, got 200');
+    expect(text).toContain('rule: specification: Authentication');
+    expect(text).toContain('→ POST http://127.0.0.1:8080/v1/chat/completions');
+    expect(text).toContain('← 200 application/json');
+    expect(text).toContain('x-gateway-multiplier: 0.5');
+    expect(text).not.toContain('date: today');
+    expect(text).toContain('more characters)');
+    expect(text).toContain('- quota (skipped: run with --destructive)');
+    expect(text).toContain('1 passed, 1 failed, 1 skipped — 2 requests in 1.2 s');
+  });
+
+  it('masks keys', () => {
+    expect(text).toContain('x-api-key: sk-demo…');
+    expect(text).toContain('authorization: Bearer sk-secr…');
+    expect(text).not.toContain('sk-demo-ultimate');
+    expect(text).not.toContain('sk-secret-value');
+  });
+
+  it('prints one progress line per check', () => {
+    expect(formatProgress(0, 12, report.results[1]!)).toBe('[ 1/12] ✗ createChatCompletion › no key → 401 <Invalid API Key.>');
+  });
+});
+
+describe('JUnit report', () => {
+  const xml = toJunit(report);
+
+  it('has one suite per operation and one case per check', () => {
+    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="gateway-conformance \(full\) http:\/\/127.0.0.1:8080" tests="3" failures="1" skipped="1"/);
+    expect(xml.match(/<testsuite /g)).toHaveLength(3);
+    expect(xml).toContain('<testcase classname="conformance.createChatCompletion" name="auth: no key → 401 &lt;Invalid API Key.&gt;"');
+    expect(xml).toContain('<failure message="without a key: expected status 401, got 200" type="specification: Authentication">');
+    expect(xml).toContain('<skipped message="run with --destructive"/>');
+    expect(xml).not.toContain('sk-demo-ultimate');
+  });
+});
+
+describe('JSON report', () => {
+  it('is the report with keys masked and bodies cut', () => {
+    const json = JSON.parse(toJson(report));
+    expect(json.summary).toEqual(report.summary);
+    const exchange = json.results[1].violations[0].exchange;
+    expect(exchange.request.headers['x-api-key']).toBe('sk-demo…');
+    expect(exchange.response.body.length).toBeLessThan(2100);
+    expect(JSON.stringify(json)).not.toContain('sk-demo-ultimate');
+  });
+});
