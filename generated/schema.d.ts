@@ -392,7 +392,7 @@ export interface components {
             tool_calls?: components["schemas"]["ToolCall"][];
             refusal?: string | null;
             name?: string;
-        } | unknown | unknown;
+        };
         /**
          * Tool message
          * @description The result of a tool call, sent back for the model to use.
