@@ -285,9 +285,6 @@ export interface components {
         /**
          * @description Every error answer of the gateway: one field, `error`, a message a person can act on.
          *     Implementations may add fields; clients must only rely on `error`.
-         * @example {
-         *       "error": "Invalid API Key."
-         *     }
          */
         Error: {
             /**
@@ -963,7 +960,7 @@ export interface components {
         "x-gateway-multiplier": number;
         /**
          * @description Reference decision: tokens charged for this request, `ceil(usage.total_tokens × multiplier)`.
-         * @example 17
+         * @example 16
          */
         "x-gateway-billed-tokens": number;
         /**

@@ -2,7 +2,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/conformance/cli.ts';
-import { freePort } from './helpers/prism.ts';
+import { freePort } from '../../scripts/lib/free-port.ts';
 
 function capture() {
   let text = '';

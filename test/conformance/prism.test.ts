@@ -6,16 +6,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformance } from '../../src/conformance/run.ts';
 import { formatReport } from '../../src/conformance/report/console.ts';
-import { startPrism, type RunningPrism } from './helpers/prism.ts';
+import { startMock, type Mock } from '../../scripts/lib/prism.ts';
 
-let prism: RunningPrism;
+let prism: Mock;
 
 beforeAll(async () => {
-  prism = await startPrism();
+  prism = await startMock();
 });
 
 afterAll(async () => {
-  await prism?.stop();
+  await prism?.close();
 });
 
 describe('against Prism', () => {
