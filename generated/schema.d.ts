@@ -628,7 +628,9 @@ export interface components {
             image: string;
             /**
              * @description Mask image, base64-encoded (or a `data:` URL); white pixels mark the areas to modify. It is scaled to
-             *     `size` like the source image.
+             *     `size` like the source image. In the reference implementation a mask pixel is white when its luminance
+             *     is at least 128 and its alpha at least 128; the mask is scaled by nearest neighbour, and every pixel
+             *     outside it keeps exactly the (scaled) source's value.
              */
             mask?: string;
             /**

@@ -2,7 +2,7 @@
  * API keys: how they are made, hashed and shown. Only the SHA-256 hash of a key is stored; the plain key
  * exists once, in the answer that creates it (and, for the demo keys, in the documentation).
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { hash, randomBytes, randomUUID } from 'node:crypto';
 import type { KeyTier } from '../contract/index.ts';
 import type { Store } from './store/index.ts';
 
@@ -12,7 +12,8 @@ export const demoKeys: ReadonlyArray<{ key: string; tier: KeyTier }> = (['starte
 );
 
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  // The one-shot form: every authenticated request hashes its key, and it is twice as fast as createHash.
+  return hash('sha256', key, 'hex');
 }
 
 /** What may be shown of a key: its first 10 characters. */

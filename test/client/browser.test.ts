@@ -1,8 +1,8 @@
 // The client runs in a browser: bundled for the browser platform (no Node built-in, small), then driven in
 // headless Chromium against the reference server over CORS: a typed call, a stream stopped early, an image Blob.
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from '../helpers/browser.ts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { bundleClient, type ClientBundle } from './bundle.ts';
@@ -14,7 +14,6 @@ declare global {
   }
 }
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Budget for the minified bundle, openapi-fetch and eventsource-parser included (measured: about 14 kB). */
 const BUDGET_BYTES = 16 * 1024;
 
@@ -32,7 +31,7 @@ describe('the client bundle', () => {
   });
 });
 
-describe.skipIf(!existsSync(CHROMIUM))('the client in Chromium', () => {
+describe('the client in Chromium', () => {
   let server: TestServer;
   let slow: TestServer;
   let browser: Browser;
@@ -43,7 +42,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the client in Chromium', () => {
     [server, slow, browser] = await Promise.all([
       startServer(),
       startServer({ tokenDelayMs: 20 }),
-      chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] }),
+      launchBrowser(),
     ]);
     // A page of another origin than the gateway (another port), as a frontend would be; the client is its only script.
     const script = (await bundleClient('iife')).code;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { call } from '../server/http.ts';
 import { ADMIN_TOKEN, chatBody } from './admin.ts';
-import { artifact, launchChromium } from './browser.ts';
+import { artifactPath as artifact, launchBrowser as launchChromium } from '../helpers/browser.ts';
 
 let server: TestServer;
 let browser: Browser;

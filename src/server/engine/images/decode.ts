@@ -1,93 +1,88 @@
-/**
- * Reading an image sent in a request: plain base64 or a `data:image/…;base64,` URL, PNG, JPEG or WebP, at
- * most 4096×4096 (decision D9). Anything else is the caller's mistake: a 400 that names the field.
- */
-import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { HttpError } from '../../http-error.ts';
+import { wordsOf, type Pixels } from './canvas.ts';
 import { MAX_SIDE } from './limits.ts';
+import { sniffFormat, type AcceptedFormat } from './sniff.ts';
 
-/** An image from a request, checked and ready to be scaled. */
-export interface DecodedImage {
-  /** The encoded bytes, as sent. */
-  readonly bytes: Buffer;
-  readonly format: 'png' | 'jpeg' | 'webp';
-  readonly width: number;
-  readonly height: number;
-  /** SHA-256 of the bytes: seeds the results, so the same source gives the same edits. */
-  readonly digest: Buffer;
+/** A source image or mask, decoded to packed 8-bit sRGB pixels (opaque alpha added when it has none). */
+export interface DecodedImage extends Pixels {
+  /** The format it was sent in. */
+  readonly format: AcceptedFormat;
 }
 
-const dataUrl = /^data:([^;,]*)(;[^,]*)?,(.*)$/s;
-const base64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
+/** The request fields that carry images. */
+export type ImageField = 'image' | 'mask';
 
-function formatOf(bytes: Buffer): DecodedImage['format'] | undefined {
-  if (bytes.length >= 8 && bytes.readUInt32BE(0) === 0x89504e47) return 'png';
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
-  if (bytes.length >= 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP') return 'webp';
-  return undefined;
-}
+const DATA_URL = /^data:([^,]*),/i;
+const DATA_URL_TYPES = new Set(['image/png', 'image/jpeg', 'image/jpg', 'image/webp']);
+const ACCEPTED = 'a PNG, JPEG or WebP image in base64';
 
 /**
- * Decodes a request's image field, or throws HttpError(400) saying what is wrong with it.
+ * Decodes a request's image field: plain base64 (standard or URL-safe alphabet, line breaks allowed)
+ * or a `data:image/png|jpeg|webp;base64,` URL. Anything that is not such an image — bad base64, other
+ * formats, damaged files, images over 4096×4096 (decision D9) — is an HttpError(400) naming the field.
  *
  * @example
- * const image = await decodeImageInput(body.image, 'image'); // { format: 'png', width: 512, height: 512, … }
+ * const image = await decodeImageInput(body.image, 'image'); // { format: 'png', width, height, hasAlpha, pixels }
  */
-export async function decodeImageInput(value: string, field: 'image' | 'mask'): Promise<DecodedImage> {
-  const notAnImage = new HttpError(400, `'${field}' is not a PNG, JPEG or WebP image in base64.`);
-  let text = value.trim();
-  const url = dataUrl.exec(text);
-  if (url) {
-    const [, mediaType = '', params = '', payload = ''] = url;
-    if (!/^image\/(png|jpeg|jpg|webp)$/i.test(mediaType)) {
-      throw new HttpError(400, `'${field}' is a data URL of type '${mediaType || 'none'}'; send image/png, image/jpeg or image/webp.`);
-    }
-    if (!/;base64$/i.test(params)) throw new HttpError(400, `'${field}' must be a base64 data URL (data:${mediaType};base64,…).`);
-    text = payload;
+export async function decodeImageInput(value: string, field: ImageField): Promise<DecodedImage> {
+  const bytes = bytesOf(value, field);
+  const sniffed = sniffFormat(bytes);
+  if (!sniffed.accepted) {
+    const what = sniffed.name === undefined ? 'not' : `a ${sniffed.name} image, not`;
+    throw new HttpError(400, `'${field}' is ${what} ${ACCEPTED}.`);
   }
-  text = text.replace(/\s+/g, '');
-  if (text.length === 0 || !base64.test(text)) throw notAnImage;
-  const bytes = Buffer.from(text, text.includes('-') || text.includes('_') ? 'base64url' : 'base64');
-  const format = formatOf(bytes);
-  if (!format) throw notAnImage;
-  let width: number | undefined;
-  let height: number | undefined;
+  const format = sniffed.format;
+  const label = format === 'webp' ? 'WebP' : format.toUpperCase();
+  // Read the header first, so an oversized image is refused before its pixels are allocated.
+  const header = await sharp(bytes).metadata().catch(() => undefined);
+  if (!header?.width || !header.height) {
+    throw new HttpError(400, `'${field}' looks like a ${label} image but its header is damaged; it could not be decoded.`);
+  }
+  if (header.width > MAX_SIDE || header.height > MAX_SIDE) {
+    throw new HttpError(400,
+      `'${field}' is ${header.width}×${header.height} pixels; images up to ${MAX_SIDE}×${MAX_SIDE} are accepted.`);
+  }
   try {
-    ({ width, height } = await sharp(bytes).metadata());
+    // autoOrient: a phone photo is edited the way it is displayed, not the way its sensor stored it.
+    const { data, info } = await sharp(bytes, { autoOrient: true })
+      .toColourspace('srgb')
+      .ensureAlpha()
+      .raw({ depth: 'uchar' })
+      .toBuffer({ resolveWithObject: true });
+    if (info.channels !== 4) throw new Error(`unexpected ${info.channels} channels`);
+    return { format, width: info.width, height: info.height, hasAlpha: header.hasAlpha === true, pixels: wordsOf(data) };
   } catch {
-    throw notAnImage;
+    throw new HttpError(400, `'${field}' is a damaged or truncated ${label} image; it could not be decoded.`);
   }
-  if (!width || !height) throw notAnImage;
-  if (width > MAX_SIDE || height > MAX_SIDE) {
-    throw new HttpError(400, `'${field}' is ${width}×${height} pixels; at most ${MAX_SIDE}×${MAX_SIDE} is accepted.`);
-  }
-  return { bytes, format, width, height, digest: createHash('sha256').update(bytes).digest() };
 }
 
-/**
- * The image's pixels at exactly width×height: RGB, or RGBA with `alpha`. When the image already has
- * that size it is used pixel for pixel (no resampling), which is what lets an edit leave the pixels
- * outside a mask exactly as they were. A mask is scaled with nearest neighbour so it stays sharp.
- */
-export async function pixelsAt(
-  image: DecodedImage,
-  width: number,
-  height: number,
-  options: { alpha: boolean; kernel: 'lanczos3' | 'nearest' },
-): Promise<Buffer> {
-  try {
-    let pipeline = sharp(image.bytes).toColourspace('srgb');
-    if (image.width !== width || image.height !== height) pipeline = pipeline.resize(width, height, { fit: 'fill', kernel: options.kernel });
-    pipeline = options.alpha ? pipeline.ensureAlpha() : pipeline.removeAlpha();
-    const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
-    const channels = options.alpha ? 4 : 3;
-    if (info.channels !== channels || info.width !== width || info.height !== height) {
-      throw new Error(`unexpected raw layout ${info.width}×${info.height}×${info.channels}`);
+/** The bytes of a base64 string or base64 data: URL. */
+function bytesOf(value: string, field: ImageField): Buffer {
+  if (typeof value !== 'string') throw new HttpError(400, `'${field}' must be a string: ${ACCEPTED}.`);
+  let payload = value;
+  const dataUrl = DATA_URL.exec(value);
+  if (dataUrl) {
+    const [type = '', ...parameters] = (dataUrl[1] ?? '').split(';').map((part) => part.trim().toLowerCase());
+    if (!DATA_URL_TYPES.has(type)) {
+      throw new HttpError(400, `'${field}' is a data: URL of type '${type || 'text/plain'}'; send ${ACCEPTED} (image/png, image/jpeg or image/webp).`);
     }
-    return data;
-  } catch (error) {
-    if (error instanceof HttpError) throw error;
-    throw new HttpError(400, `The image could not be read: ${(error as Error).message}.`);
+    if (!parameters.includes('base64')) {
+      throw new HttpError(400, `'${field}' is a data: URL without ';base64'; send the image base64-encoded.`);
+    }
+    payload = value.slice(dataUrl[0].length);
+  } else if (/^https?:\/\//i.test(value)) {
+    throw new HttpError(400, `'${field}' is a link; send the image itself, ${ACCEPTED} or a data: URL.`);
   }
+  const compact = payload.replace(/\s+/g, '');
+  const bad = /[^A-Za-z0-9+/\-_=]/.exec(compact) ?? /=[^=]/.exec(compact);
+  if (bad) {
+    throw new HttpError(400, `'${field}' is not valid base64 (unexpected '${bad[0][0]}' at position ${bad.index}); send ${ACCEPTED}.`);
+  }
+  if (compact.length === 0) throw new HttpError(400, `'${field}' is empty; send ${ACCEPTED}.`);
+  if (compact.replace(/=+$/, '').length % 4 === 1) {
+    throw new HttpError(400, `'${field}' is not valid base64 (its length is impossible, the data looks cut off); send ${ACCEPTED}.`);
+  }
+  // Node's base64 decoder also reads the URL-safe alphabet.
+  return Buffer.from(compact, 'base64');
 }

@@ -1,5 +1,9 @@
-/** The image engine of the reference server: generation, input decoding and edits, all with sharp. */
+/**
+ * The image engine of the reference server: paints the pictures behind `POST /v1/generation/image`
+ * and `POST /v1/generation/image/edit`. HTTP, auth and quotas live in the server; this folder only
+ * turns prompts and images into PNGs, and bad images into HttpError(400).
+ */
 export { generateImages, type GenerationRequest } from './generate.ts';
-export { decodeImageInput, type DecodedImage } from './decode.ts';
 export { editImages, type EditRequest } from './edit.ts';
+export { decodeImageInput, type DecodedImage, type ImageField } from './decode.ts';
 export { generationSizes, MAX_SIDE, MAX_COUNT } from './limits.ts';

@@ -1,4 +1,4 @@
-import { blendCircle, createRaster, DISC, fillBelow, fillGradient, GLOW, RING, type Raster } from './canvas.ts';
+import { blendCircle, createRaster, DISC, fillBelow, fillGradient, fillRadialGradient, GLOW, RING, type Raster } from './canvas.ts';
 import type { Random } from './random.ts';
 import { hsl, mix, type Rgb, type Theme } from './theme.ts';
 
@@ -25,18 +25,19 @@ function paintLandscape(raster: Raster, theme: Theme, rng: Random): void {
   const short = Math.min(width, height);
   const horizon: Rgb = hsl(hue + offset * 0.5, s * 0.9, 0.8 + light * 0.6);
   const sky: Rgb[] = [hsl(hue - 10, s * 0.8, 0.3 + light), hsl(hue, s, 0.55 + light), horizon];
-  fillGradient(raster, sky, Math.PI / 2 + rng.range(-0.2, 0.2));
+  // A level sky: each row is one colour, which paints and compresses fastest.
+  fillGradient(raster, sky, Math.PI / 2);
 
   const sunX = width * rng.range(0.15, 0.85);
   const sunY = height * rng.range(0.12, 0.42);
   const sunRadius = short * rng.range(0.05, 0.1);
   const sun = hsl(hue + offset, 0.9, 0.88 + light * 0.3);
-  blendCircle(raster, sunX, sunY, sunRadius * rng.range(3, 5), sun, 0.45, GLOW);
+  blendCircle(raster, sunX, sunY, sunRadius * rng.range(2.5, 4), sun, 0.5, GLOW);
   blendCircle(raster, sunX, sunY, sunRadius, sun, 0.95, DISC);
 
   const layers = rng.int(3, 5);
   const ground = hsl(hue + offset, s * 0.75, 0.22 + light * 0.5);
-  const ridge = new Float64Array(width);
+  const ridges: Float64Array[] = [];
   for (let k = 0; k < layers; k++) {
     const depth = (k + 1) / layers; // 1 is nearest
     const baseline = height * (0.45 + 0.4 * (k / layers) + rng.range(0, 0.06));
@@ -45,33 +46,47 @@ function paintLandscape(raster: Raster, theme: Theme, rng: Random): void {
       frequency: (Math.PI * 2 * rng.range(0.5, 1.6) * order) / width,
       phase: rng.range(0, Math.PI * 2),
     }));
+    const ridge = new Float64Array(width);
     for (let x = 0; x < width; x++) {
       let y = baseline;
       for (const wave of waves) y += wave.amplitude * Math.sin(wave.frequency * x + wave.phase);
       ridge[x] = y;
     }
+    ridges.push(ridge);
+  }
+  // cover[x]: the highest edge of any nearer range, below which this range is hidden.
+  let cover = new Float64Array(width).fill(height);
+  const covers: Float64Array[] = [];
+  for (let k = layers - 1; k >= 0; k--) {
+    covers[k] = cover;
+    const ridge = ridges[k]!;
+    cover = cover.map((y, x) => Math.min(y, ridge[x]!));
+  }
+  for (let k = 0; k < layers; k++) {
     // Far ranges take the colour of the haze at the horizon; near ones the ground's.
-    const top = mix(horizon, ground, 0.25 + 0.75 * depth);
-    fillBelow(raster, ridge, top, mix(top, [0, 0, 0], 0.35));
+    const top = mix(horizon, ground, 0.25 + 0.75 * ((k + 1) / layers));
+    fillBelow(raster, ridges[k]!, covers[k]!, top, mix(top, [0, 0, 0], 0.35));
   }
 }
 
-/** A deep gradient with large soft lights and out-of-focus discs and rings floating over it. */
+/** A deep radial light with a soft glow and out-of-focus discs and rings floating over it. */
 function paintBokeh(raster: Raster, theme: Theme, rng: Random): void {
   const { width, height } = raster;
   const { hue, accentOffset: offset, saturation: s, light } = theme;
   const short = Math.min(width, height);
+  const long = Math.max(width, height);
   const background: Rgb[] = [
+    hsl(hue + offset, s * 0.9, 0.58 + light),
+    hsl(hue + offset * 0.5, s, 0.38 + light),
     hsl(hue, s, 0.16 + light * 0.5),
-    hsl(hue + offset * 0.5, s, 0.36 + light),
-    hsl(hue + offset, s * 0.9, 0.52 + light),
   ];
-  fillGradient(raster, background, rng.range(0, Math.PI * 2));
+  // One pass paints both the backdrop and its main light: cheaper than a gradient plus a big glow.
+  const lightX = width * rng.range(-0.1, 1.1);
+  const lightY = height * rng.range(-0.1, 1.1);
+  fillRadialGradient(raster, background, lightX, lightY, long * rng.range(0.9, 1.4));
 
-  for (let k = 0; k < 2; k++) {
-    const colour = hsl(hue + rng.pick([0, offset]), s, 0.6 + light * 0.5);
-    blendCircle(raster, width * rng.float(), height * rng.float(), short * rng.range(0.35, 0.6), colour, 0.55, GLOW);
-  }
+  const glow = hsl(hue + rng.pick([0, offset]), s, 0.6 + light * 0.5);
+  blendCircle(raster, width * rng.float(), height * rng.float(), short * rng.range(0.25, 0.4), glow, 0.5, GLOW);
   const count = rng.int(7, 12);
   for (let k = 0; k < count; k++) {
     const colour = hsl(hue + rng.pick([0, offset, offset / 2]), s, rng.range(0.65, 0.85) + light * 0.3);
