@@ -593,8 +593,9 @@ export interface components {
              */
             prompt: string;
             /**
-             * @description Dimensions as `<width>x<height>`. Supported values depend on the model; `image-gen` supports
-             *     `256x256`, `512x512` and `1024x1024`. An unsupported size answers 400 and names the supported ones.
+             * @description Dimensions as `<width>x<height>`. Supported values depend on the model; in the reference implementation
+             *     `image-gen` supports the sizes listed in `x-reference-sizes` (decision D12). An unsupported size answers 400
+             *     and names the supported ones.
              * @default 1024x1024
              * @example 1024x1024
              */

@@ -1,15 +1,20 @@
+import { spec } from '../../../contract/index.ts';
 import { HttpError } from '../../http-error.ts';
+
+const schemas = spec.components.schemas as Record<string, { maximum?: number; properties?: Record<string, Record<string, unknown>> }>;
 
 /** Largest width or height of a source image, a mask or a result (decision D9). */
 export const MAX_SIDE = 4096;
-/** Most images per request (decision D9). */
-export const MAX_COUNT = 10;
+/** Most images per request (decision D9): the contract's `ImageCount.maximum`. */
+export const MAX_COUNT: number = schemas.ImageCount!.maximum!;
 
 /**
  * Sizes image-gen supports for generation (decision D12). The contract's pattern accepts any
- * `<w>x<h>`; this list is what the reference model makes.
+ * `<w>x<h>`; the reference model's own list is the `x-reference-sizes` of that property.
  */
-export const generationSizes: readonly string[] = Object.freeze(['256x256', '512x512', '1024x1024']);
+export const generationSizes: readonly string[] = Object.freeze(
+  schemas.ImageGenerationRequest!.properties!.size!['x-reference-sizes'] as string[],
+);
 
 /**
  * Guards the engine against sizes and counts the server should already have refused, so a bad
