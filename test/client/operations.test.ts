@@ -1,17 +1,11 @@
 // The typed client against the reference server over HTTP: every operation, both auth schemes, errors as
 // typed data, and the image helpers on real PNGs.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createGatewayClient, editImageFromBytes, imageBlob, imageBytes } from '../../src/client/index.ts';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { useServer } from '../helpers/server.ts';
 import { pngSize } from './png.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useServer();
 
 const hello = [{ role: 'user' as const, content: 'Hello!' }];
 const clientFor = (apiKey?: string, auth?: 'x-api-key' | 'bearer') =>

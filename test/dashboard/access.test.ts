@@ -1,17 +1,13 @@
 // Who may use the dashboard: the admin token (header) or the session cookie that signing in with it sets.
 // Everyone else gets 401, on the operations and on the page (whose body is then the sign-in form).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deref, getOperation, operations } from '../../src/contract/index.ts';
 import { buildApp } from '../../src/server/app.ts';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { startServer, useServer } from '../helpers/server.ts';
 import { call } from '../server/http.ts';
 import { ADMIN_TOKEN, admin, signIn } from './admin.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer({ adminToken: ADMIN_TOKEN });
-});
-afterAll(() => server.close());
+const server = useServer({ adminToken: ADMIN_TOKEN });
 
 const documented401 = (operationId: string) =>
   Object.values(getOperation(operationId).responses['401']!.content!['application/json']!.examples!).map((e) => deref<{ value: unknown }>(e).value);

@@ -1,18 +1,14 @@
 // Creating, listing and revoking keys through the dashboard's operations, over real HTTP. Every answer
 // is also checked against the contract on its way out (startServer's close() fails on a violation).
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dailyImageQuota, deref, getOperation } from '../../src/contract/index.ts';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { startServer, useServer } from '../helpers/server.ts';
 import { call } from '../server/http.ts';
 import { ADMIN_TOKEN, admin, chatBody } from './admin.ts';
 
 const NOW = new Date('2030-03-04T10:20:30Z');
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer({ adminToken: ADMIN_TOKEN, now: () => NOW });
-});
-afterAll(() => server.close());
+const server = useServer({ adminToken: ADMIN_TOKEN, now: () => NOW });
 
 interface ApiKey {
   id: string;

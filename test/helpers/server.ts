@@ -7,6 +7,7 @@
  *   const res = await fetch(`${server.baseUrl}/v1/models`);
  *   await server.close();
  */
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp, type GatewayOptions } from '../../src/server/app.ts';
 
 export interface TestServer {
@@ -37,5 +38,39 @@ export async function startServer(options: GatewayOptions = {}): Promise<TestSer
       await app.close();
       if (violations.length > 0) throw new Error(`Responses that break the contract:\n${violations.join('\n')}`);
     },
+  };
+}
+
+/**
+ * One server for the whole test file: started before its tests, closed (and checked for contract
+ * violations) after them.
+ *
+ * @example
+ *   const server = useServer();
+ *   it('lists models', async () => expect((await fetch(`${server.baseUrl}/v1/models`)).status).toBe(200));
+ */
+export function useServer(options: GatewayOptions = {}): TestServer {
+  let current: TestServer | undefined;
+  beforeAll(async () => {
+    current = await startServer(options);
+  });
+  afterAll(async () => {
+    await current?.close();
+  });
+  const started = (): TestServer => {
+    if (!current) throw new Error('The test server starts in beforeAll; use it inside a test or a hook.');
+    return current;
+  };
+  return {
+    get baseUrl() {
+      return started().baseUrl;
+    },
+    get app() {
+      return started().app;
+    },
+    get violations() {
+      return started().violations;
+    },
+    close: () => started().close(),
   };
 }

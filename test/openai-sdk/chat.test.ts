@@ -1,15 +1,9 @@
 // chat.completions.create with the openai SDK, plain and streamed, against the reference server.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { useServer } from '../helpers/server.ts';
 import { openaiFor } from './sdk.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useServer();
 
 const question = { model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content: 'Name three colours of the sea.' }], seed: 7 };
 

@@ -1,16 +1,10 @@
 // Gateway errors as the openai SDK's error classes, and no retry of a daily quota.
 import OpenAI, { APIError, RateLimitError } from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { useServer } from '../helpers/server.ts';
 import { openaiFor } from './sdk.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useServer();
 
 const hello = [{ role: 'user' as const, content: 'Hello!' }];
 

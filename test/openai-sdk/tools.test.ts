@@ -1,17 +1,11 @@
 // Function tools with the openai SDK: tool call, tool result, final answer; and the SDK's stream helper
 // reassembling tool-call arguments from their pieces.
 import type OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { useServer } from '../helpers/server.ts';
 import { openaiFor, weatherTool } from './sdk.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useServer();
 
 const ask: OpenAI.ChatCompletionMessageParam = { role: 'user', content: 'What is the weather in Paris?' };
 

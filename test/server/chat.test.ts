@@ -1,14 +1,10 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { countTokens } from '../../src/server/engine/text/index.ts';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { useServer } from '../helpers/server.ts';
 import { call, chatBody } from './http.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.close());
+const server = useServer();
 
 const key = 'sk-demo-starter';
 const chat = (body: Record<string, unknown>) => call(server.baseUrl, 'POST', '/v1/chat/completions', { key, body });

@@ -1,14 +1,10 @@
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../../src/server/store/memory.ts';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { startServer, useServer } from '../helpers/server.ts';
 import { call, chatBody } from './http.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.close());
+const server = useServer();
 
 const key = 'sk-demo-starter';
 

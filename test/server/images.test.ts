@@ -1,13 +1,9 @@
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { startServer, useServer } from '../helpers/server.ts';
 import { call } from './http.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.close());
+const server = useServer();
 
 const generate = (key: string, body: Record<string, unknown>, base = server.baseUrl) =>
   call(base, 'POST', '/v1/generation/image?model=image-gen', { key, body });

@@ -1,12 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { useServer } from '../helpers/server.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer({ corsOrigins: ['http://localhost:5173'] });
-});
-afterAll(() => server.close());
+const server = useServer({ corsOrigins: ['http://localhost:5173'] });
 
 describe('what the server offers beside the API', () => {
   it('serves the bundled contract at /openapi.json', async () => {

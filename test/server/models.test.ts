@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spec, tierRank, tiers } from '../../src/contract/index.ts';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { useServer } from '../helpers/server.ts';
 import { call, chatBody } from './http.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.close());
+const server = useServer();
 
 type Model = { id: string; tier: (typeof tiers)[number]; endpoints: string[] };
 

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { countTokens } from '../../src/server/engine/text/index.ts';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { useServer } from '../helpers/server.ts';
 import { call } from './http.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.close());
+const server = useServer();
 
 const key = 'sk-demo-starter';
 

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { schemaValidator, describeErrors } from '../../src/contract/index.ts';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { startServer, useServer } from '../helpers/server.ts';
 import { chatBody } from './http.ts';
 import { readEvents, reassemble } from './sse.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.close());
+const server = useServer();
 
 const post = (body: unknown, signal?: AbortSignal) =>
   fetch(`${server.baseUrl}/v1/chat/completions`, {

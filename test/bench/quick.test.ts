@@ -1,0 +1,83 @@
+/**
+ * The quick benchmark (`npm run bench -- --quick`, what CI runs) works: every measurement produces
+ * figures and sees no error. No figure is compared with a speed: that is the full run's job.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BenchResults } from '../../scripts/bench/results.ts';
+
+let out: string;
+let run: ReturnType<typeof spawnSync>;
+let results: BenchResults;
+
+beforeAll(() => {
+  out = mkdtempSync(join(tmpdir(), 'bench-'));
+  run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/bench.ts', '--quick', '--out', out], {
+    cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    encoding: 'utf8',
+    timeout: 150_000,
+  });
+  results = JSON.parse(readFileSync(join(out, 'bench.json'), 'utf8')) as BenchResults;
+}, 160_000);
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+const positive = (value: number) => expect(value).toBeGreaterThan(0);
+
+describe('npm run bench -- --quick', () => {
+  it('exits 0 and prints the tables with the ratios', () => {
+    expect(run.status, String(run.stderr)).toBe(0);
+    expect(run.stdout).toContain('reference / bare');
+    expect(run.stdout).toContain('reference / Prism');
+    expect(readFileSync(join(out, 'bench.md'), 'utf8')).toContain('| GET /v1/models | req/s |');
+  });
+
+  it('measures the model listing and chat completions on all three servers, without an error', () => {
+    expect(results.http.map((s) => s.name)).toEqual(['models', 'chat', 'chat-repeated']);
+    for (const scenario of results.http) {
+      for (const target of ['reference', 'bare', 'prism'] as const) {
+        const f = scenario.figures[target];
+        positive(f.rps);
+        positive(f.p50Ms);
+        expect(f.p99Ms).toBeGreaterThanOrEqual(f.p50Ms);
+        positive(f.rssPeakMb);
+        expect({ target, errors: f.errors, non2xx: f.non2xx }).toEqual({ target, errors: 0, non2xx: 0 });
+      }
+      positive(scenario.ratios.bare);
+      positive(scenario.ratios.prism);
+    }
+  });
+
+  it('reads every stream whole: the expected events, [DONE] last, nothing lost', () => {
+    const { ttfe, concurrent } = results.streams;
+    positive(ttfe.p50Ms);
+    expect(ttfe.failures).toBe(0);
+    expect(concurrent.problems).toEqual([]);
+    expect(concurrent.complete).toBe(concurrent.streams);
+    expect(concurrent.eventsPerStream).toBeGreaterThan(3); // role, tokens, finish, [DONE]
+    positive(concurrent.peakOpen);
+    positive(concurrent.ttfeP50Ms);
+    positive(concurrent.rssPeakMb);
+  });
+
+  it('generates images of both sizes, one and four at a time', () => {
+    expect(results.images.map((i) => `${i.size}/${i.n}`)).toEqual(['512x512/1', '512x512/4', '1024x1024/1', '1024x1024/4']);
+    for (const image of results.images) {
+      positive(image.p50Ms);
+      positive(image.imagesPerSecond);
+      expect(image.errors + image.non2xx).toBe(0);
+    }
+  });
+
+  it('times the conformance suite and samples the server memory', () => {
+    positive(results.conformance.durationS);
+    positive(results.conformance.passed);
+    positive(results.memory.startMb);
+    expect(results.memory.peakMb).toBeGreaterThanOrEqual(results.memory.startMb);
+    expect(results.targets.length).toBe(6);
+    expect(results.machine.cores).toBeGreaterThan(0);
+  });
+});
