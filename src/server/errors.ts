@@ -4,6 +4,7 @@
  * routes 404 and known routes with the wrong method 405 with `Allow`. Anything else is logged (never a key)
  * and answers 500; the server keeps serving.
  */
+import type { IncomingMessage } from 'node:http';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { Faults } from './faults.ts';
 import { HttpError } from './http-error.ts';
@@ -45,12 +46,17 @@ export function installErrorHandling(app: FastifyInstance, faults: Faults): void
     return reply.code(404).send({ error: `No route ${request.method} ${path}. The API lives under /v1; see /docs.` });
   });
 
-  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+  app.setErrorHandler(async (error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) {
       return reply.code(error.status).headers(error.headers).send(error.toJSON());
     }
     const status = error.statusCode ?? 500;
     if (status === 413 && !faults.has('too-large-500')) {
+      // Read (and drop) the rest of the upload before answering: a client still sending its body would
+      // otherwise get a broken pipe instead of this 413. Fastify asks to close the connection; draining
+      // makes that unnecessary, up to a bound.
+      await drain(request.raw, DRAIN_LIMIT);
+      reply.removeHeader('connection');
       return reply.code(413).send({ error: `Request body is larger than ${app.initialConfig.bodyLimit} bytes.` });
     }
     if (status === 415) {
@@ -61,6 +67,33 @@ export function installErrorHandling(app: FastifyInstance, faults: Faults): void
     }
     request.log.error({ err: error, method: request.method, url: request.url.split('?')[0] }, 'unexpected fault');
     return reply.code(500).send({ error: 'Internal server error.' });
+  });
+}
+
+/** How much of an over-large body is read and dropped so the client can read the 413 (beyond: connection closed). */
+const DRAIN_LIMIT = 256 * 1024 * 1024;
+
+/** Consumes what is left of a request body, up to `limit` bytes. */
+function drain(req: IncomingMessage, limit: number): Promise<void> {
+  return new Promise((resolve) => {
+    if (req.complete || req.readableEnded || req.destroyed) return resolve();
+    let seen = 0;
+    const finish = () => {
+      req.off('data', onData);
+      req.off('end', finish);
+      req.off('close', finish);
+      req.off('error', finish);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > limit) finish();
+    };
+    req.on('data', onData);
+    req.once('end', finish);
+    req.once('close', finish);
+    req.once('error', finish);
+    req.resume();
   });
 }
 
