@@ -1,0 +1,45 @@
+/**
+ * The ceiling: a bare `node:http` server that answers each route with bytes captured from the reference
+ * server (same status, headers and body), doing nothing else. What the reference server reaches of this
+ * figure is what its framework, authentication, validation and generation cost.
+ *
+ *   node scripts/bench/bare-entry.ts <replies.json>
+ *
+ * `replies.json` maps `"METHOD /path"` to `{ status, headers, body }` (body in base64). Prints one line
+ * when it listens: `bench-ready {"port": 40123}`.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+
+interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const file = process.argv[2];
+if (!file) throw new Error('usage: bare-entry.ts <replies.json>');
+const replies = new Map(
+  Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, Reply>).map(([route, r]) => [
+    route,
+    { status: r.status, headers: r.headers, body: Buffer.from(r.body, 'base64') },
+  ]),
+);
+
+const server = createServer((req, res) => {
+  const reply = replies.get(`${req.method} ${req.url}`);
+  req.resume(); // read (and drop) any request body, as a real server must
+  if (!reply) {
+    res.writeHead(404).end();
+    return;
+  }
+  res.writeHead(reply.status, reply.headers);
+  res.end(reply.body);
+});
+server.keepAliveTimeout = 72_000; // as Fastify's default, so neither side closes idle connections sooner
+server.listen(0, '127.0.0.1', () => {
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('the server has no port');
+  process.stdout.write(`bench-ready ${JSON.stringify({ port: address.port })}\n`);
+});
+process.once('SIGTERM', () => server.close(() => process.exit(0)));

@@ -1,0 +1,121 @@
+/**
+ * One run's figures as tables: printed to the terminal and written as Markdown (`artifacts/bench.md`,
+ * and the figures part of `docs/benchmarks.md`). The same tables in both, so the docs say what was printed.
+ */
+import { targetLabels, type BenchResults, type TargetName } from './results.ts';
+import { round } from './stats.ts';
+
+interface Table {
+  title: string;
+  headers: string[];
+  rows: string[][];
+}
+
+const targets: TargetName[] = ['reference', 'bare', 'prism'];
+const num = (value: number) => round(value).toLocaleString('en-US');
+const ms = (value: number) => `${round(value)}`;
+
+/** The run as tables, each with a title. */
+function tables(results: BenchResults): Table[] {
+  const { settings } = results;
+  const http: Table = {
+    title: `HTTP: ${settings.httpConnections} connections, ${settings.rounds} round(s) of ${settings.httpDurationS} s per server, medians`,
+    headers: ['Request', 'Figure', ...targets.map((t) => targetLabels[t]), 'reference / bare', 'reference / Prism'],
+    rows: results.http.flatMap((scenario) => {
+      const f = scenario.figures;
+      return [
+        [scenario.label, 'req/s', ...targets.map((t) => num(f[t].rps)), `${Math.round(scenario.ratios.bare * 100)}%`, `${scenario.ratios.prism.toFixed(1)}×`],
+        ['', 'p50 ms', ...targets.map((t) => ms(f[t].p50Ms)), '', ''],
+        ['', 'p99 ms', ...targets.map((t) => ms(f[t].p99Ms)), '', ''],
+        ['', 'peak RSS MB', ...targets.map((t) => num(f[t].rssPeakMb)), '', ''],
+        ['', 'errors / non-2xx', ...targets.map((t) => `${f[t].errors} / ${f[t].non2xx}`), '', ''],
+      ];
+    }),
+  };
+
+  const { ttfe, concurrent } = results.streams;
+  const streams: Table = {
+    title: `Streaming chat completions (reference, up to ${settings.maxTokens} tokens per answer)`,
+    headers: ['Measure', 'Result', 'Time to first event p50 / p99 ms', 'peak RSS MB'],
+    rows: [
+      [`${ttfe.count} different requests, one after the other`, `${ttfe.count - ttfe.failures} complete, ${ttfe.failures} failed`, `${ms(ttfe.p50Ms)} / ${ms(ttfe.p99Ms)}`, num(ttfe.rssPeakMb)],
+      [
+        `${concurrent.streams} streams at once (${settings.tokenDelayMs} ms between tokens)`,
+        `${concurrent.complete} complete (${concurrent.eventsPerStream} events each, [DONE] last), ${concurrent.errors} errors, ` +
+          `${concurrent.lost} lost; ${concurrent.peakOpen} open at once; all done in ${round(concurrent.durationMs / 1000)} s`,
+        `${ms(concurrent.ttfeP50Ms)} / ${ms(concurrent.ttfeP99Ms)}`,
+        num(concurrent.rssPeakMb),
+      ],
+    ],
+  };
+
+  const images: Table = {
+    title: 'Image generation (reference, one request at a time)',
+    headers: ['Size', 'n', 'median ms', 'p99 ms', 'images/s', 'requests', 'errors / non-2xx', 'peak RSS MB'],
+    rows: results.images.map((i) => [i.size, String(i.n), ms(i.p50Ms), ms(i.p99Ms), num(i.imagesPerSecond), String(i.requests), `${i.errors} / ${i.non2xx}`, num(i.rssPeakMb)]),
+  };
+
+  const c = results.conformance;
+  const other: Table = {
+    title: 'Conformance suite and memory (reference)',
+    headers: ['Measure', 'Result'],
+    rows: [
+      ['Conformance suite, full profile, destructive', `${round(c.durationS)} s (${c.passed} passed, ${c.failed} failed; ${c.how}); peak RSS ${num(c.rssPeakMb)} MB`],
+      ['Server RSS after start', `${num(results.memory.startMb)} MB`],
+      ['Server RSS, peak of the whole run', `${num(results.memory.peakMb)} MB`],
+    ],
+  };
+
+  const judged = results.mode === 'full';
+  const goals: Table = {
+    title: judged ? 'Targets' : 'Targets (quick run: shown, not judged)',
+    headers: ['Target', 'Goal', 'Measured', judged ? 'Met' : 'Met (not judged)'],
+    rows: results.targets.map((t) => [t.name, t.goal, t.measured, t.met ? 'yes' : 'NO']),
+  };
+  return [http, streams, images, other, goals];
+}
+
+/** The machine and run, in one line (with the load average at its start and end: how shared the machine was). */
+export function describeRun(results: BenchResults): string {
+  const m = results.machine;
+  const load = results.loadAverage.map((l) => l.toFixed(1)).join(' → ');
+  const flags = results.serverFlags.length > 0 ? `; reference servers run with ${results.serverFlags.join(' ')}` : '';
+  return `${results.mode} run of ${results.startedAt}, ${round(results.elapsedS)} s: ${m.cores} cores (${m.cpu}), ${m.memoryGb} GB, Node ${m.node}, ${m.os}; load average ${load}${flags}`;
+}
+
+/**
+ * The report for a terminal: aligned columns.
+ *
+ * @example
+ *   console.log(renderText(results));
+ */
+export function renderText(results: BenchResults): string {
+  const parts = [describeRun(results)];
+  for (const table of tables(results)) {
+    const all = [table.headers, ...table.rows];
+    const widths = table.headers.map((_, i) => Math.max(...all.map((row) => (row[i] ?? '').length)));
+    const line = (row: string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd();
+    parts.push(`\n${table.title}\n${line(table.headers)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${table.rows.map(line).join('\n')}`);
+  }
+  return parts.join('\n');
+}
+
+/**
+ * The same tables as Markdown.
+ *
+ * @example
+ *   writeFileSync('artifacts/bench.md', renderMarkdown(results));
+ */
+export function renderMarkdown(results: BenchResults, headingLevel = 2): string {
+  const hashes = '#'.repeat(headingLevel);
+  const parts = [`_${describeRun(results)}_`];
+  for (const table of tables(results)) {
+    const escape = (cell: string) => cell.replaceAll('|', '\\|');
+    const row = (cells: string[]) => `| ${cells.map(escape).join(' | ')} |`;
+    // Figures are right-aligned, words left-aligned.
+    const numeric = (i: number) => table.rows.every((r) => /^[\d.,/ %×–-]*$/.test(r[i] ?? ''));
+    const rule = table.headers.map((_, i) => (i > 0 && numeric(i) ? '---:' : '---')).join('|');
+    parts.push(`${hashes} ${table.title}\n\n${row(table.headers)}\n|${rule}|\n${table.rows.map(row).join('\n')}`);
+  }
+  return `${parts.join('\n\n')}\n`;
+}

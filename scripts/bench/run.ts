@@ -1,0 +1,168 @@
+/**
+ * One benchmark run: the reference server, a bare `node:http` server replaying its bytes and the Prism
+ * mock, each in its own process, measured side by side on loopback with the same requests.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { timeConformance } from './conformance.ts';
+import { captureReplies } from './capture.ts';
+import { imageLoad, keyPool } from './images.ts';
+import { measureScenario, type Target } from './http.ts';
+import { describeMachine } from './machine.ts';
+import { startEntry, startPrism, type ServerProcess } from './processes.ts';
+import { chatRequest, modelsRequest, repeatedChatRequest, streamRequest } from './requests.ts';
+import type { BenchResults, HttpScenarioResult } from './results.ts';
+import { sampleRss, type RssSampler } from './rss.ts';
+import type { BenchSettings } from './settings.ts';
+import { concurrentStreams, expectStreams, timeToFirstEvent } from './streams.ts';
+import { judge } from './targets.ts';
+
+export interface RunOptions {
+  settings: BenchSettings;
+  /** Where the captured replies (and CPU profiles) go. */
+  outDir: string;
+  /** Take a CPU profile of the reference server (written to `<outDir>/profiles` when it stops). */
+  cpuProfile?: boolean;
+  /** Flags for `node` running the reference servers (to try one, e.g. `--max-old-space-size=1024`). */
+  serverFlags?: string[];
+  log?: (line: string) => void;
+}
+
+/**
+ * @example
+ *   const results = await runBench({ settings: quickSettings, outDir: 'artifacts' });
+ *   console.log(results.http[0]?.ratios);
+ */
+export async function runBench(options: RunOptions): Promise<BenchResults> {
+  const { settings, outDir } = options;
+  const log = options.log ?? (() => {});
+  const started = performance.now();
+  const startedAt = new Date().toISOString();
+  const startLoad = loadavg()[0] ?? 0;
+  mkdirSync(outDir, { recursive: true });
+  if (options.cpuProfile) rmSync(join(outDir, 'profiles'), { recursive: true, force: true }); // this run's only
+  const servers: ServerProcess[] = [];
+  const samplers: RssSampler[] = [];
+  const track = (server: ServerProcess) => {
+    servers.push(server);
+    const rss = sampleRss(server.pid);
+    samplers.push(rss);
+    return rss;
+  };
+
+  // Prism takes seconds to start: it starts first, and a quick run measures the reference meanwhile.
+  log('starting the reference server and the Prism mock');
+  const prismStarting = startPrism();
+  prismStarting.then((p) => servers.push(p), () => {});
+  try {
+    const reference = await startEntry(
+      'reference',
+      'scripts/bench/reference-entry.ts',
+      ['--image-keys', String(settings.imageKeys)],
+      { nodeFlags: options.serverFlags, ...(options.cpuProfile && { cpuProfileDir: join(outDir, 'profiles') }) },
+    );
+    const referenceRss = track(reference);
+    const startMb = referenceRss.now();
+    const loadKey = reference.ready.loadKey as string;
+    const imageKeys = reference.ready.imageKeys as string[];
+
+    const scenarios = [
+      { name: 'models' as const, label: 'GET /v1/models', spec: modelsRequest(loadKey) },
+      { name: 'chat' as const, label: 'POST /v1/chat/completions', spec: chatRequest(loadKey) },
+      { name: 'chat-repeated' as const, label: 'the same chat completion, repeated', spec: repeatedChatRequest(loadKey) },
+    ];
+    log('capturing the reference answers and starting the bare node:http server');
+    const repliesFile = join(outDir, 'bench-replies.json');
+    await captureReplies(reference.baseUrl, scenarios.slice(0, 2).map((s) => s.spec), repliesFile);
+    const bare = await startEntry('bare', 'scripts/bench/bare-entry.ts', [repliesFile]);
+    const bareRss = track(bare);
+
+    let prism: Target | undefined;
+    const awaitPrism = async (): Promise<Target> => {
+      if (!prism) {
+        log('waiting for Prism');
+        const server = await prismStarting;
+        const rss = sampleRss(server.pid);
+        samplers.push(rss);
+        prism = { name: 'prism', server, rss };
+      }
+      return prism;
+    };
+    if (settings.mode === 'full') await awaitPrism(); // nothing else runs while anything is measured
+
+    // Streaming: the time to first event on the reference server as it runs by default (no delay between
+    // tokens); many streams at once on a second one whose tokens come slowly enough for them to overlap.
+    log('streams: time to first event');
+    let phase = referenceRss.phase();
+    const ttfe = await timeToFirstEvent(streamRequest(reference.baseUrl, loadKey, settings.streams.maxTokens), settings.streams.sequential);
+    const ttfeRss = phase.end();
+    log(`streams: ${settings.streams.concurrent} at once (a server with ${settings.streams.tokenDelayMs} ms between tokens)`);
+    const slow = await startEntry('streams', 'scripts/bench/reference-entry.ts', ['--token-delay-ms', String(settings.streams.tokenDelayMs)], {
+      nodeFlags: options.serverFlags,
+    });
+    const slowRss = track(slow);
+    const streamTarget = streamRequest(slow.baseUrl, slow.ready.loadKey as string, settings.streams.maxTokens);
+    const expected = await expectStreams(streamTarget);
+    phase = slowRss.phase();
+    const concurrent = await concurrentStreams(streamTarget, expected, settings.streams.concurrent);
+    const concurrentRss = phase.end();
+    const slowPeak = slowRss.peak;
+    await slow.close();
+
+    // Images.
+    const nextKey = keyPool(imageKeys);
+    const images: BenchResults['images'] = [];
+    for (const imageCase of settings.images.cases) {
+      log(`images: ${imageCase.size}, n = ${imageCase.n}`);
+      if (settings.mode === 'full') await imageLoad(reference.baseUrl, nextKey, imageCase, { connections: 1, amount: 3 });
+      phase = referenceRss.phase();
+      const result = await imageLoad(reference.baseUrl, nextKey, imageCase, settings.images);
+      images.push({ ...result, rssPeakMb: phase.end() });
+    }
+
+    // Requests per second, side by side.
+    const targets: Target[] = [
+      { name: 'reference', server: reference, rss: referenceRss },
+      { name: 'bare', server: bare, rss: bareRss },
+      await awaitPrism(),
+    ];
+    const http: HttpScenarioResult[] = [];
+    for (const scenario of scenarios) http.push(await measureScenario(scenario, targets, settings.http, log));
+
+    // The conformance suite last: its destructive checks spend the demo keys' quotas.
+    log('conformance suite (full profile, destructive)');
+    phase = referenceRss.phase();
+    const conformance = await timeConformance(reference.baseUrl);
+    const conformanceRss = phase.end();
+
+    const partial: Omit<BenchResults, 'targets'> = {
+      mode: settings.mode,
+      startedAt,
+      elapsedS: (performance.now() - started) / 1000,
+      machine: describeMachine(),
+      loadAverage: [startLoad, loadavg()[0] ?? 0],
+      serverFlags: options.serverFlags ?? [],
+      settings: {
+        httpConnections: settings.http.connections,
+        httpDurationS: settings.http.durationS,
+        rounds: settings.http.rounds,
+        tokenDelayMs: settings.streams.tokenDelayMs,
+        maxTokens: settings.streams.maxTokens,
+      },
+      http,
+      streams: {
+        ttfe: { count: settings.streams.sequential, failures: ttfe.failures, problems: ttfe.problems, p50Ms: ttfe.p50Ms, p99Ms: ttfe.p99Ms, rssPeakMb: ttfeRss },
+        concurrent: { ...concurrent, rssPeakMb: concurrentRss },
+      },
+      images,
+      conformance: { ...conformance, rssPeakMb: conformanceRss },
+      memory: { startMb, peakMb: Math.max(referenceRss.peak, slowPeak) },
+    };
+    return { ...partial, targets: judge(partial) };
+  } finally {
+    for (const rss of samplers) rss.stop();
+    await prismStarting.catch(() => undefined);
+    await Promise.all(servers.map((s) => s.close()));
+  }
+}

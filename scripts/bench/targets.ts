@@ -1,0 +1,64 @@
+/**
+ * The goals of issue 8 for this 2-core machine, judged on one run's figures. A quick run shows them but
+ * is never judged on them: it only proves the benchmark works.
+ */
+import type { BenchResults, TargetVerdict } from './results.ts';
+
+const percent = (ratio: number) => `${Math.round(ratio * 100)}%`;
+
+/**
+ * @example
+ *   const verdicts = judge(results); // [{ name: 'models-vs-bare', goal: '≥ 70% of bare node:http', measured: '83%', met: true }, …]
+ */
+export function judge(results: Omit<BenchResults, 'targets'>): TargetVerdict[] {
+  const models = results.http.find((s) => s.name === 'models');
+  const chat = results.http.find((s) => s.name === 'chat');
+  const streams = results.streams.concurrent;
+  const image = results.images.find((i) => i.size === '1024x1024' && i.n === 1);
+  const rssPeak = Math.max(
+    results.memory.peakMb,
+    ...results.http.map((s) => s.figures.reference.rssPeakMb),
+    results.streams.ttfe.rssPeakMb,
+    streams.rssPeakMb,
+    ...results.images.map((i) => i.rssPeakMb),
+    results.conformance.rssPeakMb,
+  );
+  return [
+    {
+      name: 'GET /v1/models vs bare node:http',
+      goal: '≥ 70% of bare node:http req/s',
+      measured: models ? percent(models.ratios.bare) : 'not measured',
+      met: (models?.ratios.bare ?? 0) >= 0.7,
+    },
+    {
+      name: 'GET /v1/models vs Prism',
+      goal: '≥ 15× Prism req/s',
+      measured: models ? `${models.ratios.prism.toFixed(1)}×` : 'not measured',
+      met: (models?.ratios.prism ?? 0) >= 15,
+    },
+    {
+      name: 'chat completion vs bare node:http',
+      goal: '≥ 40% of bare node:http req/s',
+      measured: chat ? percent(chat.ratios.bare) : 'not measured',
+      met: (chat?.ratios.bare ?? 0) >= 0.4,
+    },
+    {
+      name: 'concurrent streams',
+      goal: '1,000 streams open at once, 0 errors, 0 lost events',
+      measured: `${streams.streams} streams, ${streams.peakOpen} open at once, ${streams.errors} errors, ${streams.lost} lost`,
+      met: streams.streams >= 1000 && streams.peakOpen >= 1000 && streams.errors === 0 && streams.lost === 0,
+    },
+    {
+      name: '1024×1024 image, n = 1',
+      goal: 'median < 30 ms',
+      measured: image ? `${image.p50Ms.toFixed(1)} ms` : 'not measured',
+      met: image !== undefined && image.non2xx === 0 && image.errors === 0 && image.p50Ms > 0 && image.p50Ms < 30,
+    },
+    {
+      name: 'server memory',
+      goal: 'RSS < 250 MB throughout',
+      measured: `${rssPeak.toFixed(0)} MB peak`,
+      met: rssPeak > 0 && rssPeak < 250,
+    },
+  ];
+}
