@@ -4,7 +4,7 @@
  */
 import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { operations, precompile, validateResponse } from '../contract/index.ts';
+import { operations, precompile, responseHeaders, validateResponse } from '../contract/index.ts';
 import { createAuthenticator } from './auth.ts';
 import type { GatewayContext } from './context.ts';
 import { registerDashboard } from './dashboard/index.ts';
@@ -87,15 +87,8 @@ export async function buildApp(options: GatewayOptions = {}): Promise<FastifyIns
   await app.register(cors, {
     origin: options.corsOrigins ?? true,
     allowedHeaders: ['content-type', 'x-api-key', 'authorization', 'accept'],
-    exposedHeaders: [
-      'retry-after',
-      'x-should-retry',
-      'x-ratelimit-limit-images',
-      'x-ratelimit-remaining-images',
-      'x-ratelimit-reset-images',
-      'x-gateway-multiplier',
-      'x-gateway-billed-tokens',
-    ],
+    // Every response header the contract documents is readable by browser code on another origin.
+    exposedHeaders: [...new Set(operations.flatMap((op) => Object.values(op.responses).flatMap((r) => Object.keys(responseHeaders(r)))))],
     maxAge: 600,
   });
   installErrorHandling(app, faults);
