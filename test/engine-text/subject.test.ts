@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { analyseSubject } from '../../src/server/engine/text/subject.ts';
+import { Rng } from '../../src/server/engine/text/random.ts';
+import { analyseSubject, OPENING_WORDS, PATTERNS, POLITE_REQUEST } from '../../src/server/engine/text/subject.ts';
 
 describe('analyseSubject', () => {
   it.each([
@@ -42,5 +43,38 @@ describe('analyseSubject', () => {
     const { phrase } = analyseSubject('What is the history of the long and complicated relationship between the kingdoms of England and Scotland?');
     expect(phrase.split(' ').length).toBeLessThanOrEqual(9);
     expect(phrase).not.toMatch(/\b(of|the|and|between)$/);
+  });
+});
+
+describe('the shortcuts of analyseSubject', () => {
+  it('knows every word that opens one of the intent patterns', () => {
+    for (const pattern of [POLITE_REQUEST, ...PATTERNS.map(([regex]) => regex)]) {
+      const head = /^\^(?:\(\?:([^)]*)\)|([a-z]+) )/.exec(pattern.source);
+      expect(head, pattern.source).not.toBeNull();
+      const alternatives = head?.[1]?.split('|') ?? [head?.[2] ?? ''];
+      for (const alternative of alternatives) {
+        const word = /^[a-z[\]]+/.exec(alternative)?.[0] ?? '';
+        const spellings = word.includes('[sz]') ? [word.replace('[sz]', 's'), word.replace('[sz]', 'z')] : [word];
+        for (const spelling of spellings) expect(OPENING_WORDS.has(spelling), `${spelling} in ${pattern.source}`).toBe(true);
+      }
+    }
+  });
+
+  it('collapses whitespace exactly as replace(/\\s+/g, " ").trim() does', () => {
+    const rng = new Rng(5);
+    const alphabet = ['a', 'B', ' ', ' ', '\n', '\t', '\u00a0', '\u2003', '\u3000', '\ufeff', '.', '?', 'é', '1'];
+    for (let i = 0; i < 2000; i++) {
+      let text = '';
+      for (let n = rng.int(0, 12); n > 0; n--) text += rng.pick(alphabet);
+      expect(analyseSubject(text).text, JSON.stringify(text)).toBe(text.replace(/\s+/g, ' ').trim());
+    }
+  });
+
+  it('takes a capital after a sentence end for grammar, elsewhere for a name', () => {
+    // "Ada" opens a sentence, so only "Lovelace" reads as a name.
+    expect(analyseSubject('Paris is nice. Rome too! Ada Lovelace met Alan Turing? No.').properNouns).toEqual(['Lovelace', 'Alan Turing']);
+    expect(analyseSubject('We met Ana. Then Bob and Carl Sagan.').properNouns).toEqual(['Ana', 'Bob', 'Carl Sagan']);
+    expect(analyseSubject('I  saw  (Tom) and "Jane" in New York').properNouns).toEqual(['Tom', 'Jane', 'New York']);
+    expect(analyseSubject('x?Y z.W  Q').properNouns).toEqual([]);
   });
 });

@@ -21,11 +21,40 @@ function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+const SLOT = /\{(topic|Topic|key|Key|key2|Key2)\}/g;
+
+/** A template cut at its slots: literal text, then a slot, then literal text … (always odd in length). */
+type Parsed = Array<string | { slot: keyof Slots; capital: boolean }>;
+
+/** Templates come from the phrase bank only, so this holds a few hundred entries at most. */
+const parsedTemplates = new Map<string, Parsed>();
+
+function parse(template: string): Parsed {
+  const parts: Parsed = [];
+  let last = 0;
+  for (const match of template.matchAll(SLOT)) {
+    const name = match[1] as string;
+    parts.push(template.slice(last, match.index), { slot: name.toLowerCase() as keyof Slots, capital: name.charAt(0) === name.charAt(0).toUpperCase() });
+    last = match.index + match[0].length;
+  }
+  parts.push(template.slice(last));
+  return parts;
+}
+
+/** The template with its slots filled; each template is parsed once, not matched on every answer. */
 function fill(template: string, slots: Slots): string {
-  return template.replace(/\{(topic|Topic|key|Key|key2|Key2)\}/g, (_, name: string) => {
-    const value = slots[name.toLowerCase() as keyof Slots];
-    return name.charAt(0) === name.charAt(0).toUpperCase() ? capitalise(value) : value;
-  });
+  let parts = parsedTemplates.get(template);
+  if (parts === undefined) {
+    parts = parse(template);
+    parsedTemplates.set(template, parts);
+  }
+  if (parts.length === 1) return template;
+  let out = '';
+  for (const part of parts) {
+    if (typeof part === 'string') out += part;
+    else out += part.capital ? capitalise(slots[part.slot]) : slots[part.slot];
+  }
+  return out;
 }
 
 function shuffled<T>(items: readonly T[], rng: Rng): T[] {

@@ -11,6 +11,7 @@
  */
 export function canonicalJson(value: unknown): string {
   // One string built in place: this runs on every request, so no intermediate arrays.
+  if (typeof value === 'string') return JSON.stringify(value);
   if (value === null || typeof value !== 'object') {
     // undefined (absent) and non-finite numbers have no JSON form; they hash like null.
     return JSON.stringify(value) ?? 'null';
@@ -21,14 +22,21 @@ export function canonicalJson(value: unknown): string {
     return `${out}]`;
   }
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).sort();
+  const keys = Object.keys(record);
+  // Most objects arrive with few keys, often in order already; `<` orders strings as sort() does.
+  let sorted = true;
+  for (let i = 1; i < keys.length; i++) {
+    if ((keys[i - 1] as string) > (keys[i] as string)) {
+      sorted = false;
+      break;
+    }
+  }
+  if (!sorted) keys.sort();
   let out = '{';
-  let first = true;
   for (const key of keys) {
     const member = record[key];
     if (member === undefined) continue;
-    out += `${first ? '' : ','}${JSON.stringify(key)}:${canonicalJson(member)}`;
-    first = false;
+    out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(member)}`;
   }
   return `${out}}`;
 }

@@ -4,6 +4,8 @@
  * expressions are enough for the answer to read as if it understood the question.
  */
 
+import { isSpace } from './whitespace.ts';
+
 export type Intent =
   | 'greeting'
   | 'thanks'
@@ -60,7 +62,7 @@ function toSecondPerson(phrase: string): string {
 /** Leading courtesy words that carry no subject. */
 const FILLER = /^(?:(?:please|hey|hi|hello|ok|okay|so|well|um|hmm|also|and|now|quick question)[,!.:]?\s+)+/i;
 
-const PATTERNS: Array<[RegExp, Intent]> = [
+export const PATTERNS: Array<[RegExp, Intent]> = [
   [/^how (?:do|can|should|could|would|might|will|does) (?:i|we|you|one|someone|people) (.+)/i, 'howto'],
   [/^how to (.+)/i, 'howto'],
   [/^(?:what|who)(?:'s|'re| is| are| was| were) (.+)/i, 'about'],
@@ -75,7 +77,7 @@ const PATTERNS: Array<[RegExp, Intent]> = [
   [/^(?:what|which|where|when|how|who) (?:\w+ )?(.+)/i, 'about'],
 ];
 
-const POLITE_REQUEST = /^(?:can|could|would|will) you (?:please )?(.+)/i;
+export const POLITE_REQUEST = /^(?:can|could|would|will) you (?:please )?(.+)/i;
 const GREETING = /^(?:hi|hello|hey|hiya|howdy|greetings|good (?:morning|afternoon|evening|day)|yo)\b/i;
 const SMALL_TALK = /^(?:(?:hi|hello|hey)\b[,!]?\s*)?(?:there[,!]?\s*)?(?:how are you|how's it going|how are things|what's up)\b/i;
 const THANKS = /^(?:thanks|thank you|thx|ty|cheers|much appreciated|great,? thanks)\b/i;
@@ -108,7 +110,33 @@ function mainSentence(text: string): string {
   return substantive ?? sentences[0] ?? '';
 }
 
+/**
+ * Every word that can open POLITE_REQUEST or one of PATTERNS (lower case). A sentence that opens with
+ * another word is a statement, and the thirteen expressions need not run on it; the test
+ * `subject.test.ts` checks this list against the expressions.
+ */
+export const OPENING_WORDS = new Set(
+  (
+    'how what who tell teach talk learn know read sing explain describe summarise summarize define outline why write ' +
+    'compose draft create generate make come list name enumerate suggest recommend give is are do does did can could ' +
+    'should will would was were has have am which where when'
+  ).split(' '),
+);
+
+/** The run of ASCII letters that opens a text, in lower case ('' when it opens with anything else). */
+function firstWord(text: string): string {
+  let end = 0;
+  while (end < text.length) {
+    const code = text.charCodeAt(end) | 0x20;
+    if (code < 97 || code > 122) break;
+    end++;
+  }
+  return text.slice(0, end).toLowerCase();
+}
+
 function classify(sentence: string): { intent: Intent; phrase: string } {
+  // The expressions are case-insensitive without the u flag, so only ASCII letters can match their words.
+  if (!OPENING_WORDS.has(firstWord(sentence))) return { intent: 'statement', phrase: '' };
   const polite = POLITE_REQUEST.exec(sentence);
   if (polite?.[1]) {
     const inner = classify(polite[1]);
@@ -125,6 +153,59 @@ function classify(sentence: string): { intent: Intent; phrase: string } {
 }
 
 /**
+ * `text.replace(/\s+/g, ' ').trim()`, without building a new string when the text is already like that
+ * (single spaces between words, none at the ends), as almost every message is.
+ */
+function collapseSpaces(text: string): string {
+  let previousSpace = true; // a space at the start needs the slow path too
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 32) {
+      if (previousSpace) return text.replace(/\s+/g, ' ').trim();
+      previousSpace = true;
+    } else if (isSpace(code)) return text.replace(/\s+/g, ' ').trim();
+    else previousSpace = false;
+  }
+  return previousSpace && text.length > 0 ? text.replace(/\s+/g, ' ').trim() : text;
+}
+
+/**
+ * Whether the word at `start` opens a sentence: it opens the text, or the last character before it
+ * (looking back at most three characters, past one space) ends a sentence. `text` has its whitespace
+ * collapsed into single spaces and no space at its start.
+ */
+function isSentenceStart(text: string, start: number): boolean {
+  if (start === 0) return true;
+  let i = start - 1;
+  if (text.charCodeAt(i) === 32) i--;
+  if (i < 0) return true;
+  const code = text.charCodeAt(i);
+  return code === 46 || code === 33 || code === 63;
+}
+
+/** `/^\p{Lu}/u.test(word)`, without the expression for ASCII letters. */
+function startsUpper(word: string): boolean {
+  const code = word.charCodeAt(0);
+  if (code < 128) return code >= 65 && code <= 90;
+  return /^\p{Lu}/u.test(word);
+}
+
+/** `/^\p{N}+$/u.test(word)`, without the expression when the word opens with an ASCII letter. */
+function allDigits(word: string): boolean {
+  const code = word.charCodeAt(0) | 0x20;
+  if (code >= 97 && code <= 122) return false;
+  return /^\p{N}+$/u.test(word);
+}
+
+function hasAsciiDigit(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 48 && code <= 57) return true;
+  }
+  return false;
+}
+
+/**
  * Reads the intent and subject of a user message.
  *
  * @example
@@ -132,41 +213,41 @@ function classify(sentence: string): { intent: Intent; phrase: string } {
  * // { intent: 'howto', phrase: 'reset your password', keywords: ['reset', 'password'], … }
  */
 export function analyseSubject(rawText: string): Subject {
-  const text = rawText.replace(/\s+/g, ' ').trim();
+  const text = collapseSpaces(rawText);
   const words: string[] = [];
   const properNouns: string[] = [];
   const keywords: string[] = [];
   const seen = new Set<string>();
   let properEnd = -1; // where the last proper noun ended, to join "Ada Lovelace" into one name
-  for (const match of text.matchAll(WORD)) {
+  WORD.lastIndex = 0;
+  for (let match = WORD.exec(text); match !== null; match = WORD.exec(text)) {
     const word = match[0];
     const start = match.index;
     words.push(word);
     const lower = word.toLowerCase();
     // A capital after a sentence end is grammar, not a name.
-    const before = text.slice(Math.max(0, start - 3), start).trimEnd();
-    const sentenceStart = start === 0 || before === '' || /[.!?]$/.test(before);
-    const capital = /^\p{Lu}/u.test(word) && !sentenceStart && lower !== 'i';
-    if (capital && properEnd === start - 1 && text[start - 1] === ' ') {
+    const capital = startsUpper(word) && !isSentenceStart(text, start) && lower !== 'i';
+    if (capital && properEnd === start - 1 && text.charCodeAt(start - 1) === 32) {
       properNouns[properNouns.length - 1] += ` ${word}`;
       properEnd = start + word.length;
       continue;
     }
     properEnd = -1;
-    if (STOPWORDS.has(lower) || seen.has(lower) || (lower.length < 3 && !/^\p{Lu}{2}$/u.test(word)) || /^\p{N}+$/u.test(word)) continue;
+    if (STOPWORDS.has(lower) || seen.has(lower) || (lower.length < 3 && !/^\p{Lu}{2}$/u.test(word)) || allDigits(word)) continue;
     seen.add(lower);
     if (capital) {
       properNouns.push(word);
       properEnd = start + word.length;
     } else keywords.push(word);
   }
-  const numbers = (text.match(/-?\d+(?:\.\d+)?/g) ?? []).map(Number).filter(Number.isFinite);
+  const numbers = hasAsciiDigit(text) ? (text.match(/-?\d+(?:\.\d+)?/g) ?? []).map(Number).filter(Number.isFinite) : [];
   const sentence = mainSentence(text).replace(FILLER, '');
-  const base = { keywords: [...properNouns, ...keywords], properNouns, numbers, sentence: sentence.replace(/[\s?!.;:,]+$/u, ''), text };
+  const rest = { keywords: [...properNouns, ...keywords], properNouns, numbers, sentence: sentence.replace(/[\s?!.;:,]+$/u, ''), text };
 
-  if (text === '') return { intent: 'empty', phrase: '', ...base };
+  if (text === '') return { intent: 'empty', phrase: '', ...rest };
   const smallTalk = SMALL_TALK.test(text) && words.length <= 8;
-  if (smallTalk || (GREETING.test(text) && words.length <= 4)) return { intent: 'greeting', phrase: '', ...base };
-  if (THANKS.test(text) && words.length <= 8) return { intent: 'thanks', phrase: '', ...base };
-  return { ...classify(sentence), ...base };
+  if (smallTalk || (GREETING.test(text) && words.length <= 4)) return { intent: 'greeting', phrase: '', ...rest };
+  if (THANKS.test(text) && words.length <= 8) return { intent: 'thanks', phrase: '', ...rest };
+  const { intent, phrase } = classify(sentence);
+  return { intent, phrase, ...rest };
 }

@@ -3,10 +3,12 @@
  * `usage` and `max_tokens` behave as they would upstream.
  *
  * Pieces are made with `decodeGenerator` over a whole, complete token list and never by decoding a single
- * token: gpt-tokenizer shares one streaming TextDecoder per module, so decoding a slice that ends inside a
- * UTF-8 character would leave bytes behind that turn up in the next, unrelated decode.
+ * token, except in pure ASCII text: gpt-tokenizer shares one streaming TextDecoder per module, so decoding
+ * a slice that ends inside a UTF-8 character would leave bytes behind that turn up in the next, unrelated
+ * decode. A token of ASCII text is whole characters, so it cannot end inside one.
  */
-import { countTokens as countWithLibrary, decodeGenerator, encode } from 'gpt-tokenizer/encoding/o200k_base';
+import { countTokens as countWithLibrary, decode, decodeGenerator, encode } from 'gpt-tokenizer/encoding/o200k_base';
+import { isSpace } from './whitespace.ts';
 
 // Text from callers is plain text: `<|endoftext|>` in a message is characters, not a control token.
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
@@ -19,16 +21,6 @@ const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
  */
 export function encodeText(text: string): number[] {
   return text === '' ? [] : encode(text, PLAIN_TEXT);
-}
-
-/**
- * How many o200k_base tokens a text has.
- *
- * @example
- * countTokens('Hello world'); // 2
- */
-export function countTokens(text: string): number {
-  return text === '' ? 0 : countWithLibrary(text, PLAIN_TEXT);
 }
 
 /** A text cut into pieces; `ends[i]` is the number of tokens consumed once `pieces[i]` is complete. */
@@ -63,6 +55,202 @@ export function toPieces(tokens: readonly number[]): TokenPieces {
   return { pieces, ends };
 }
 
+/**
+ * Texts are tokenized a segment at a time, and each segment's tokens are remembered: answers are made of
+ * the same few hundred sentences, so after a few requests most of an answer is already known. A text is
+ * cut into sentence-like segments first (before a space that follows `.` `,` `!` `?` `:` `;`); a segment
+ * seen before costs one lookup. A new one is cut again into words (before every space that follows a
+ * character other than whitespace), so that in a sentence with a new word in it (a name, an id echoed
+ * from the caller) only that word is tokenized. A segment is remembered whole only when all its words
+ * were known: a segment with a new word in it is most likely never seen again.
+ *
+ * Why this gives exactly the tokens of the whole text: no chunk of o200k_base's split pattern runs across
+ * a space that follows a character other than whitespace. A chunk only holds a space as its first
+ * character or inside a run of whitespace (`\s+`, `\s*[\r\n]+`); a chunk that ends in punctuation takes
+ * only `\r`, `\n` or `/` after it, and one of letters or digits ends before the space. The pattern has no
+ * look-behind, so the chunks after the space are the same whether the text before it is there or not;
+ * its one look-ahead (`\s+(?!\S)`) only matters for a text that ends in whitespace, which a segment before
+ * such a space never does. Every chunk is encoded on its own, so the tokens of the text are the tokens
+ * of its segments one after the other; a segment boundary is a character boundary, so its pieces are
+ * too. `test/engine-text/tokens.test.ts` checks this against the tokenizer on whole texts.
+ */
+
+/** Segments longer than this are tokenized without being remembered (they are rarely seen twice). */
+const MAX_SEGMENT_CHARS = 400;
+/** Bound on the remembered segments and words (a few MB); the oldest is forgotten first. */
+const MAX_SEGMENTS = 8192;
+
+interface Segment {
+  count: number;
+  /** Present once the pieces were asked for (counting alone does not need them). */
+  pieces?: readonly string[];
+  ends?: readonly number[];
+}
+
+const segments = new Map<string, Segment>();
+
+function remember(text: string, segment: Segment): Segment {
+  if (text.length > MAX_SEGMENT_CHARS) return segment;
+  if (segments.size >= MAX_SEGMENTS) segments.delete(segments.keys().next().value as string);
+  segments.set(text, segment);
+  return segment;
+}
+
+/** `.` `,` `!` `?` `:` `;`: a space after one of these starts a new segment. */
+function isMark(code: number): boolean {
+  return code === 46 || code === 44 || code === 33 || code === 63 || code === 58 || code === 59;
+}
+
+/** Calls `visit` with each segment of a non-empty text, in order: cut before a space after a mark. */
+function forEachSegment(text: string, visit: (segment: string) => void): void {
+  let start = 0;
+  for (let i = 1; i < text.length; i++) {
+    if (text.charCodeAt(i) === 32 && isMark(text.charCodeAt(i - 1))) {
+      visit(text.slice(start, i));
+      start = i;
+    }
+  }
+  visit(start === 0 ? text : text.slice(start));
+}
+
+function isAsciiAlphanumeric(code: number): boolean {
+  return (code >= 48 && code <= 57) || ((code | 0x20) >= 97 && (code | 0x20) <= 122);
+}
+
+/**
+ * Visits `text.slice(start, end)`, with a final run of marks on its own when a letter or digit comes
+ * before it (`' moon.'` as `' moon'` and `'.'`): the word then shares its tokens with the same word
+ * without the mark. A chunk of letters or digits ends before punctuation, and the marks end the word.
+ */
+function visitWord(text: string, start: number, end: number, visit: (word: string) => void): void {
+  let marks = end;
+  while (marks > start && isMark(text.charCodeAt(marks - 1))) marks--;
+  if (marks < end && marks > start && isAsciiAlphanumeric(text.charCodeAt(marks - 1))) {
+    visit(text.slice(start, marks));
+    visit(text.slice(marks, end));
+  } else visit(start === 0 && end === text.length ? text : text.slice(start, end));
+}
+
+/** Calls `visit` with each word of a non-empty segment, in order: cut before a space after a non-space. */
+function forEachWord(text: string, visit: (word: string) => void): void {
+  let start = 0;
+  for (let i = 1; i < text.length; i++) {
+    if (text.charCodeAt(i) === 32 && !isSpace(text.charCodeAt(i - 1))) {
+      visitWord(text, start, i, visit);
+      start = i;
+    }
+  }
+  visitWord(text, start, text.length, visit);
+}
+
+/** True when every character is ASCII: then every token is whole characters, and a piece of its own. */
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 127) return false;
+  return true;
+}
+
+/** `toPieces(encodeText(word))`, without the decoding generator for ASCII words. */
+function wordPieces(word: string): Segment {
+  const tokens = encodeText(word);
+  if (!isAscii(word)) return { count: tokens.length, ...toPieces(tokens) };
+  const pieces: string[] = [];
+  const ends: number[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    pieces.push(decode([tokens[i] as number]));
+    ends.push(i + 1);
+  }
+  return { count: tokens.length, pieces, ends };
+}
+
+function countSegment(text: string): number {
+  const known = segments.get(text);
+  if (known !== undefined) return known.count;
+  let count = 0;
+  let allKnown = true;
+  forEachWord(text, (word) => {
+    const knownWord = segments.get(word);
+    if (knownWord !== undefined) count += knownWord.count;
+    else {
+      allKnown = false;
+      count += remember(word, { count: countWithLibrary(word, PLAIN_TEXT) }).count;
+    }
+  });
+  if (allKnown) remember(text, { count });
+  return count;
+}
+
+/** Appends the pieces of a word to `out`, its ends shifted by `offset`; returns its token count. */
+function appendWord(word: string, out: TokenPieces, offset: number): { count: number; known: boolean } {
+  let segment = segments.get(word);
+  const known = segment?.pieces !== undefined;
+  if (!known) segment = remember(word, wordPieces(word));
+  const { pieces, ends } = segment as Required<Segment>;
+  for (let i = 0; i < pieces.length; i++) {
+    out.pieces.push(pieces[i] as string);
+    out.ends.push(offset + (ends[i] as number));
+  }
+  return { count: (segment as Segment).count, known };
+}
+
+/** Appends the pieces of a segment to `out`, its ends shifted by `offset`; returns its token count. */
+function appendSegment(text: string, out: TokenPieces, offset: number): number {
+  const known = segments.get(text);
+  if (known?.pieces !== undefined) {
+    const { pieces, ends } = known as Required<Segment>;
+    for (let i = 0; i < pieces.length; i++) {
+      out.pieces.push(pieces[i] as string);
+      out.ends.push(offset + (ends[i] as number));
+    }
+    return known.count;
+  }
+  const first = out.pieces.length;
+  let count = 0;
+  let allKnown = true;
+  forEachWord(text, (word) => {
+    const added = appendWord(word, out, offset + count);
+    count += added.count;
+    allKnown &&= added.known;
+  });
+  if (allKnown) {
+    const ends = out.ends.slice(first);
+    for (let i = 0; i < ends.length; i++) ends[i] = (ends[i] as number) - offset;
+    remember(text, { count, pieces: out.pieces.slice(first), ends });
+  }
+  return count;
+}
+
+/**
+ * How many o200k_base tokens a text has.
+ *
+ * @example
+ * countTokens('Hello world'); // 2
+ */
+export function countTokens(text: string): number {
+  if (text === '') return 0;
+  let total = 0;
+  forEachSegment(text, (segment) => {
+    total += countSegment(segment);
+  });
+  return total;
+}
+
+/**
+ * The pieces of a whole text, as `toPieces(encodeText(text))` gives them, from the remembered segments.
+ *
+ * @example
+ * textPieces('Hi there'); // { pieces: ['Hi', ' there'], ends: [1, 2], count: 2 }
+ */
+export function textPieces(text: string): TokenPieces & { count: number } {
+  const out: TokenPieces = { pieces: [], ends: [] };
+  let count = 0;
+  if (text !== '') {
+    forEachSegment(text, (segment) => {
+      count += appendSegment(segment, out, count);
+    });
+  }
+  return { pieces: out.pieces, ends: out.ends, count };
+}
+
 /** Text built from at most `limit` tokens, with its pieces and the number of tokens spent. */
 export interface TokenText {
   text: string;
@@ -72,7 +260,7 @@ export interface TokenText {
 }
 
 /**
- * Tokenizes a text once and keeps at most `limit` tokens of it (no limit when `limit` is null).
+ * Tokenizes a text (by its remembered segments) and keeps at most `limit` tokens of it (no limit when `limit` is null).
  * When the cut falls inside a character split over several tokens, that character is left out but its
  * tokens still count, as they were generated.
  *
@@ -80,10 +268,9 @@ export interface TokenText {
  * limitTokens('Hello brave new world', 2); // { text: 'Hello brave', pieces: ['Hello', ' brave'], tokenCount: 2, truncated: true }
  */
 export function limitTokens(text: string, limit: number | null): TokenText {
-  const tokens = encodeText(text);
-  const { pieces, ends } = toPieces(tokens);
-  if (limit === null || tokens.length <= limit) {
-    return { text, pieces, tokenCount: tokens.length, truncated: false };
+  const { pieces, ends, count: tokenCount } = textPieces(text);
+  if (limit === null || tokenCount <= limit) {
+    return { text, pieces, tokenCount, truncated: false };
   }
   let kept = 0;
   while (kept < ends.length && (ends[kept] as number) <= limit) kept++;

@@ -1,0 +1,27 @@
+/**
+ * The engine's answers to the golden requests, computed now (not from the cache: the modules
+ * themselves), in the form stored in `golden-answers.json`.
+ */
+import { answerChat } from '../../src/server/engine/text/chat.ts';
+import { completePrompt } from '../../src/server/engine/text/prompt.ts';
+import { GOLDEN_CHAT_REQUESTS, GOLDEN_PROMPT_REQUESTS } from './golden-requests.ts';
+
+export interface GoldenAnswers {
+  chat: unknown[];
+  prompt: unknown[];
+}
+
+function attempt(fn: () => unknown): unknown {
+  try {
+    return fn();
+  } catch (error) {
+    return { error: String(error) };
+  }
+}
+
+export function goldenAnswers(): GoldenAnswers {
+  return {
+    chat: GOLDEN_CHAT_REQUESTS.map((request) => attempt(() => answerChat(request))),
+    prompt: GOLDEN_PROMPT_REQUESTS.map((request) => attempt(() => completePrompt(request))),
+  };
+}
