@@ -10,6 +10,7 @@ export type { Operation, HttpMethod } from './operations.ts';
 export { ajv, validatorAt, schemaValidator, compileInline, describeErrors } from './ajv.ts';
 export {
   validateRequestBody,
+  requestBodyValidator,
   validateQuery,
   validateResponse,
   documentedResponse,

@@ -65,8 +65,10 @@ function readOperations(): Operation[] {
 
 export const operations: readonly Operation[] = readOperations();
 
+const byId = new Map(operations.map((op) => [op.operationId, op]));
+
 export function getOperation(operationId: string): Operation {
-  const op = operations.find((o) => o.operationId === operationId);
+  const op = byId.get(operationId);
   if (!op) throw new Error(`No operation ${operationId} in the contract`);
   return op;
 }

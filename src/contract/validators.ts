@@ -30,9 +30,26 @@ export function requestBodyPointer(op: Operation, contentType = 'application/jso
   return `${op.pointer}/requestBody/content/${escapePointer(contentType)}/schema`;
 }
 
+const bodyValidators = new Map<string, { pointer: string; validate: ValidateFunction }>();
+
+/**
+ * The validator of an operation's request body and the (canonical) pointer of its schema, looked up once
+ * per operation and content type: resolving the pointer costs more than validating a small body.
+ */
+export function requestBodyValidator(operationId: string, contentType = 'application/json'): { pointer: string; validate: ValidateFunction } {
+  const key = `${operationId} ${contentType}`;
+  let entry = bodyValidators.get(key);
+  if (!entry) {
+    const pointer = canonicalPointer(requestBodyPointer(getOperation(operationId), contentType));
+    entry = { pointer, validate: validatorAt(pointer) };
+    bodyValidators.set(key, entry);
+  }
+  return entry;
+}
+
 /** Validates a request body against the operation's schema. */
 export function validateRequestBody(operationId: string, body: unknown, contentType = 'application/json'): Verdict {
-  return verdict(validatorAt(requestBodyPointer(getOperation(operationId), contentType)), body);
+  return verdict(requestBodyValidator(operationId, contentType).validate, body);
 }
 
 /** Validates the query parameters (as strings, the way they arrive) against the declared parameters. */

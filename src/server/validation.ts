@@ -4,16 +4,7 @@
  * `Image is required for editing.`); every other problem becomes `Invalid request body: <what and where>.`
  */
 import type { ErrorObject } from 'ajv';
-import {
-  canonicalPointer,
-  deref,
-  describeErrors,
-  getOperation,
-  requestBodyPointer,
-  validateQuery,
-  validatorAt,
-  type SchemaObject,
-} from '../contract/index.ts';
+import { deref, describeErrors, requestBodyValidator, validateQuery, type SchemaObject } from '../contract/index.ts';
 import type { Faults } from './faults.ts';
 import { HttpError } from './http-error.ts';
 
@@ -23,20 +14,9 @@ export interface RequestValidator {
 }
 
 export function createRequestValidator(faults: Faults): RequestValidator {
-  // Looked up once per operation: resolving the pointer costs more than validating a small body.
-  const bodyValidators = new Map<string, { pointer: string; validate: ReturnType<typeof validatorAt> }>();
-  const bodyValidator = (operationId: string) => {
-    let entry = bodyValidators.get(operationId);
-    if (!entry) {
-      const pointer = canonicalPointer(requestBodyPointer(getOperation(operationId)));
-      entry = { pointer, validate: validatorAt(pointer) };
-      bodyValidators.set(operationId, entry);
-    }
-    return entry;
-  };
   return {
     body<T>(operationId: string, body: unknown): T {
-      const { pointer, validate } = bodyValidator(operationId);
+      const { pointer, validate } = requestBodyValidator(operationId);
       if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
         throw new HttpError(400, 'Invalid request body: a JSON object is required.');
       }

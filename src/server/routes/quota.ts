@@ -30,22 +30,22 @@ export function reserveImages(n: number, request: FastifyRequest, context: Gatew
     granted = limit - reservation.used;
     reservation = store.reserveImages(key.id, day, granted, limit);
   }
+  const quota = dailyImageQuota(key.tier);
+  const headers = {
+    'x-ratelimit-limit-images': String(quota),
+    'x-ratelimit-remaining-images': String(Math.max(0, quota - reservation.used)),
+    'x-ratelimit-reset-images': reset,
+  };
   if (!reservation.granted) {
     throw new HttpError(429, 'Daily quota exceeded.', {
       ...(!faults.has('missing-retry-after') && { 'retry-after': reset }),
       'x-should-retry': 'false',
-      'x-ratelimit-limit-images': String(dailyImageQuota(key.tier)),
-      'x-ratelimit-remaining-images': String(Math.max(0, dailyImageQuota(key.tier) - reservation.used)),
-      'x-ratelimit-reset-images': reset,
+      ...headers,
     });
   }
   return {
     n: granted,
-    headers: {
-      'x-ratelimit-limit-images': String(dailyImageQuota(key.tier)),
-      'x-ratelimit-remaining-images': String(Math.max(0, dailyImageQuota(key.tier) - reservation.used)),
-      'x-ratelimit-reset-images': reset,
-    },
+    headers,
     refund: () => store.releaseImages(key.id, day, granted),
   };
 }
