@@ -4,7 +4,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { serverBuildDir } from '../build-server.ts';
 import { root } from '../lib/paths.ts';
 import { startMock } from '../lib/prism.ts';
 
@@ -27,11 +28,16 @@ export interface SpawnOptions {
   cpuProfileDir?: string;
   /** Seconds to wait for the process to be ready. */
   timeoutS?: number;
+  /**
+   * Run the entry as `npm start` runs the server: compiled to `dist/node/` by `npm run build:server`, on
+   * node alone (no tsx loader thread, whose heap would count in the server's memory).
+   */
+  compiled?: boolean;
 }
 
 /**
  * Runs a TypeScript entry of `scripts/bench/` with `node --import tsx` (not the `tsx` command, which would
- * put a second process between us and the server) and waits for its `bench-ready {"port": …}` line. What
+ * put a second process between us and the server), or its compiled form in `dist/node/`, and waits for its `bench-ready {"port": …}` line. What
  * it writes to stderr afterwards (errors) is passed on to ours.
  *
  * @example
@@ -40,12 +46,13 @@ export interface SpawnOptions {
  *   await ref.close();
  */
 export async function startEntry(name: string, entry: string, args: string[] = [], options: SpawnOptions = {}): Promise<ServerProcess> {
-  const nodeArgs = [...(options.nodeFlags ?? []), '--import', 'tsx'];
+  const nodeArgs = [...(options.nodeFlags ?? []), ...(options.compiled ? [] : ['--import', 'tsx'])];
+  const script = options.compiled ? join(serverBuildDir, entry.replace(/\.ts$/, '.js')) : resolve(root, entry);
   if (options.cpuProfileDir) {
     mkdirSync(options.cpuProfileDir, { recursive: true });
     nodeArgs.push('--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir);
   }
-  const child = spawn(process.execPath, [...nodeArgs, resolve(root, entry), ...args], {
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

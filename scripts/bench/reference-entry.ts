@@ -5,7 +5,8 @@
  * may spend or change the demo keys), and `--image-keys` ultimate keys, because the image load makes far
  * more images than one key's daily quota allows, and the quota itself is part of what is measured.
  *
- *   node --import tsx scripts/bench/reference-entry.ts [--token-delay-ms 20] [--image-keys 100]
+ *   node dist/node/scripts/bench/reference-entry.js [--token-delay-ms 20] [--image-keys 100]   (after npm run build:server)
+ *   node --import tsx scripts/bench/reference-entry.ts …                                       (the sources)
  *
  * Prints one line when it listens: `bench-ready {"port": 40123, "loadKey": "sk-…", "imageKeys": ["sk-…", …]}`.
  * The server is built as `main.ts` builds it (same logger: warnings and errors, which the benchmark passes on).

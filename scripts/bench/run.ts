@@ -5,6 +5,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { buildServer } from '../build-server.ts';
 import { timeConformance } from './conformance.ts';
 import { captureReplies } from './capture.ts';
 import { imageLoad, keyPool } from './images.ts';
@@ -52,7 +53,8 @@ export async function runBench(options: RunOptions): Promise<BenchResults> {
   };
 
   // Prism takes seconds to start: it starts first, and a quick run measures the reference meanwhile.
-  log('starting the reference server and the Prism mock');
+  log('compiling the reference server (as npm start does), starting it and the Prism mock');
+  await buildServer();
   const prismStarting = startPrism();
   prismStarting.then((p) => servers.push(p), () => {});
   try {
@@ -60,7 +62,7 @@ export async function runBench(options: RunOptions): Promise<BenchResults> {
       'reference',
       'scripts/bench/reference-entry.ts',
       ['--image-keys', String(settings.imageKeys)],
-      { nodeFlags: options.serverFlags, ...(options.cpuProfile && { cpuProfileDir: join(outDir, 'profiles') }) },
+      { compiled: true, nodeFlags: options.serverFlags, ...(options.cpuProfile && { cpuProfileDir: join(outDir, 'profiles') }) },
     );
     const referenceRss = track(reference);
     const startMb = referenceRss.now();
@@ -99,6 +101,7 @@ export async function runBench(options: RunOptions): Promise<BenchResults> {
     const ttfeRss = phase.end();
     log(`streams: ${settings.streams.concurrent} at once (a server with ${settings.streams.tokenDelayMs} ms between tokens)`);
     const slow = await startEntry('streams', 'scripts/bench/reference-entry.ts', ['--token-delay-ms', String(settings.streams.tokenDelayMs)], {
+      compiled: true,
       nodeFlags: options.serverFlags,
     });
     const slowRss = track(slow);

@@ -3,6 +3,7 @@
  * spec (validators, the reference server, the conformance suite) reads it from here.
  */
 import { readFileSync } from 'node:fs';
+import { packageFile } from '../package-root.ts';
 
 /** The parts of an OpenAPI 3.1 document this project reads; the rest stays untyped on purpose. */
 export interface OpenApiDocument {
@@ -56,7 +57,7 @@ export interface OperationObject {
   responses: Record<string, Ref | ResponseObject>;
 }
 
-export const specUrl = new URL('../../generated/openapi.json', import.meta.url);
+export const specUrl = packageFile('generated/openapi.json');
 
 /** The bundled spec, parsed. Treat as read-only: it is shared by every module. */
 export const spec: OpenApiDocument = JSON.parse(readFileSync(specUrl, 'utf8'));

@@ -5,9 +5,10 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { specUrl } from '../contract/index.ts';
+import { packageFile } from '../package-root.ts';
 import { demoKeys } from './keys.ts';
 
-const docsUrl = new URL('../../dist/docs/index.html', import.meta.url);
+const docsUrl = packageFile('dist/docs/index.html');
 
 export function registerMetaRoutes(app: FastifyInstance, options: { demoKeys: boolean }): void {
   const specJson = readFileSync(specUrl, 'utf8');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, hashString, Rng } from '../../src/server/engine/text/random.ts';
+import { canonicalJson, hashCanonical, hashString, Rng } from '../../src/server/engine/text/random.ts';
+import { GOLDEN_CHAT_REQUESTS, GOLDEN_PROMPT_REQUESTS } from './golden-requests.ts';
 
 describe('canonicalJson', () => {
   it('sorts keys at every depth and drops undefined members', () => {
@@ -14,6 +15,24 @@ describe('hashString', () => {
     expect(hashString('hello', 1)).not.toBe(hashString('hello', 2));
     const hashes = new Set(Array.from({ length: 1000 }, (_, i) => hashString(`request ${i}`)));
     expect(hashes.size).toBe(1000);
+  });
+});
+
+describe('hashCanonical', () => {
+  it('hashes exactly the characters canonicalJson writes', () => {
+    const values: unknown[] = [
+      ...GOLDEN_CHAT_REQUESTS,
+      ...GOLDEN_PROMPT_REQUESTS,
+      { b: [1, undefined, NaN, -0, 1e21, true, null], a: { '"quoted"': 'tab\there', 'ünï': 'line\nbreak \\ "q"' } },
+      ['lone \ud800 surrogate', 'pair 😀', '\u0000\u001f', '', {}, []],
+      'plain',
+      42,
+      undefined,
+      null,
+    ];
+    for (const value of values) {
+      for (const salt of [0, 1, 2]) expect(hashCanonical(value, salt)).toBe(hashString(canonicalJson(value), salt));
+    }
   });
 });
 

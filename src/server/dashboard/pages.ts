@@ -7,9 +7,10 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { dailyImageQuota, tiers, type KeyTier } from '../../contract/index.ts';
+import { packageFile } from '../../package-root.ts';
 import type { AdminAccess } from './access.ts';
 
-const publicDir = new URL('./public/', import.meta.url);
+const publicDir = packageFile('src/server/dashboard/public/');
 const read = (name: string) => readFileSync(new URL(name, publicDir), 'utf8');
 
 const assets: Record<string, string> = {

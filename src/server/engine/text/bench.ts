@@ -11,9 +11,13 @@ import { hashString } from './random.ts';
 
 const count = Number(process.argv[2] ?? 5000);
 
-/** A 33-character id like the ones autocannon puts in place of `[<id>]` (a different one for each i). */
+/**
+ * A 33-character id like the ones autocannon puts in place of `[<id>]`: a random 22-character prefix for
+ * each connection and a 10-digit counter (hyperid, url-safe, fixed length).
+ */
+const PREFIX = `${hashString('bench').toString(36)}${hashString('bench', 1).toString(36)}`.padEnd(22, 'Q').slice(0, 22);
 function ticketId(i: number): string {
-  return `${hashString(String(i)).toString(36)}${hashString(String(i), 1).toString(36)}-${i}`.padEnd(33, 'x').slice(0, 33);
+  return `${PREFIX}-${String(i).padStart(10, '0')}`;
 }
 
 function chatRequest(i: number): ChatRequest {

@@ -60,6 +60,102 @@ export function hashString(text: string, salt = 0): number {
   return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
+/**
+ * `hashString(canonicalJson(value), salt)`, computed while walking the value instead of building the
+ * string first: the seed of every answer comes from this, on every request. The hash sees exactly the
+ * characters `canonicalJson` would write, so answers do not depend on which of the two made the seed
+ * (`test/engine-text/random.test.ts` checks that they agree).
+ *
+ * @example
+ * hashCanonical({ b: 1, a: 2 }, 3) === hashString('{"a":2,"b":1}', 3); // true
+ */
+export function hashCanonical(value: unknown, salt = 0): number {
+  const hasher = new CanonicalHasher(salt);
+  hasher.value(value);
+  return hasher.digest();
+}
+
+/** cyrb53 (as `hashString`) fed one piece of canonical JSON at a time. */
+class CanonicalHasher {
+  private h1: number;
+  private h2: number;
+
+  constructor(salt: number) {
+    this.h1 = 0xdeadbeef ^ salt;
+    this.h2 = 0x41c6ce57 ^ salt;
+  }
+
+  private char(ch: number): void {
+    this.h1 = Math.imul(this.h1 ^ ch, 2654435761);
+    this.h2 = Math.imul(this.h2 ^ ch, 1597334677);
+  }
+
+  /** The characters of `text`, with the state in locals: strings are most of a request. */
+  private text(text: string): void {
+    let { h1, h2 } = this;
+    for (let i = 0; i < text.length; i++) {
+      const ch = text.charCodeAt(i);
+      h1 = Math.imul(h1 ^ ch, 2654435761);
+      h2 = Math.imul(h2 ^ ch, 1597334677);
+    }
+    this.h1 = h1;
+    this.h2 = h2;
+  }
+
+  /** A string as JSON.stringify writes it; without building the quoted copy when nothing needs escaping. */
+  private string(text: string): void {
+    for (let i = 0; i < text.length; i++) {
+      const ch = text.charCodeAt(i);
+      // Control characters, `"`, `\` and surrogates (a lone one is escaped) take JSON.stringify's path.
+      if (ch < 0x20 || ch === 34 || ch === 92 || (ch >= 0xd800 && ch <= 0xdfff)) {
+        this.text(JSON.stringify(text));
+        return;
+      }
+    }
+    this.char(34);
+    this.text(text);
+    this.char(34);
+  }
+
+  value(value: unknown): void {
+    if (typeof value === 'string') return this.string(value);
+    if (value === null || typeof value !== 'object') return this.text(JSON.stringify(value) ?? 'null');
+    if (Array.isArray(value)) {
+      this.char(91); // [
+      for (let i = 0; i < value.length; i++) {
+        if (i > 0) this.char(44); // ,
+        this.value(value[i]);
+      }
+      this.char(93); // ]
+      return;
+    }
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record);
+    let sorted = true;
+    for (let i = 1; i < keys.length && sorted; i++) sorted = (keys[i - 1] as string) <= (keys[i] as string);
+    if (!sorted) keys.sort();
+    this.char(123); // {
+    let first = true;
+    for (const key of keys) {
+      const member = record[key];
+      if (member === undefined) continue;
+      if (!first) this.char(44);
+      first = false;
+      this.string(key);
+      this.char(58); // :
+      this.value(member);
+    }
+    this.char(125); // }
+  }
+
+  digest(): number {
+    let { h1, h2 } = this;
+    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+    return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+  }
+}
+
 /** A small seeded generator (mulberry32) with the few draws the engine needs. */
 export class Rng {
   private state: number;

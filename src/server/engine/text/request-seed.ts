@@ -3,7 +3,7 @@
  * no effect; at any other temperature (1 when absent, as upstream) the seed and temperature count too.
  * `max_tokens` is left out on purpose: a cut answer is then a prefix of the full one.
  */
-import { canonicalJson, hashString, Rng } from './random.ts';
+import { hashCanonical, Rng } from './random.ts';
 
 export interface SeedInput {
   /** Everything that shapes the answer except sampling settings and max_tokens. */
@@ -25,5 +25,5 @@ export const STREAM = { text: 1, tools: 2 } as const;
 export function requestRng(input: SeedInput, stream: number): Rng {
   const temperature = input.temperature ?? 1;
   const sampling = temperature === 0 ? null : { temperature, seed: input.seed ?? 0 };
-  return new Rng(hashString(canonicalJson({ content: input.content, sampling }), stream));
+  return new Rng(hashCanonical({ content: input.content, sampling }, stream));
 }

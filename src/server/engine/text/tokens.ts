@@ -8,6 +8,8 @@
  * decode. A token of ASCII text is whole characters, so it cannot end inside one.
  */
 import { countTokens as countWithLibrary, decode, decodeGenerator, encode } from 'gpt-tokenizer/encoding/o200k_base';
+import { forEachAsciiChunk } from './ascii-chunks.ts';
+import { Generations } from './generations.ts';
 import { isSpace } from './whitespace.ts';
 
 // Text from callers is plain text: `<|endoftext|>` in a message is characters, not a control token.
@@ -77,8 +79,11 @@ export function toPieces(tokens: readonly number[]): TokenPieces {
 
 /** Segments longer than this are tokenized without being remembered (they are rarely seen twice). */
 const MAX_SEGMENT_CHARS = 400;
-/** Bound on the remembered segments and words (a few MB); the oldest is forgotten first. */
-const MAX_SEGMENTS = 8192;
+/**
+ * Segments and words remembered per generation (two are kept: a few MB). A word used again stays; an id
+ * echoed from one request is forgotten within two generations.
+ */
+const SEGMENTS_PER_GENERATION = 4096;
 
 interface Segment {
   count: number;
@@ -87,12 +92,10 @@ interface Segment {
   ends?: readonly number[];
 }
 
-const segments = new Map<string, Segment>();
+const segments = new Generations<string, Segment>(SEGMENTS_PER_GENERATION);
 
 function remember(text: string, segment: Segment): Segment {
-  if (text.length > MAX_SEGMENT_CHARS) return segment;
-  if (segments.size >= MAX_SEGMENTS) segments.delete(segments.keys().next().value as string);
-  segments.set(text, segment);
+  if (text.length <= MAX_SEGMENT_CHARS) segments.set(text, segment);
   return segment;
 }
 
@@ -149,14 +152,49 @@ function isAscii(text: string): boolean {
   return true;
 }
 
-/** `toPieces(encodeText(word))`, without the decoding generator for ASCII words. */
+/**
+ * The text of each ASCII token met so far: a token of ASCII text decodes alone (see the top of this file).
+ * At most one entry per token of the vocabulary's ASCII part.
+ */
+const asciiTokenTexts = new Map<number, string>();
+
+function asciiTokenText(token: number): string {
+  let text = asciiTokenTexts.get(token);
+  if (text === undefined) {
+    text = decode([token]);
+    asciiTokenTexts.set(token, text);
+  }
+  return text;
+}
+
+/** The tokens of each ASCII chunk met recently (see ascii-chunks.ts). */
+const chunkTokens = new Generations<string, readonly number[]>(SEGMENTS_PER_GENERATION);
+
+/** `encodeText(text)` for an ASCII text: cut into o200k_base's chunks by hand, each chunk encoded once. */
+function encodeAscii(text: string): number[] {
+  const tokens: number[] = [];
+  forEachAsciiChunk(text, (chunk) => {
+    let known = chunkTokens.get(chunk);
+    if (known === undefined) {
+      known = encodeText(chunk);
+      if (chunk.length <= MAX_SEGMENT_CHARS) chunkTokens.set(chunk, known);
+    }
+    for (let i = 0; i < known.length; i++) tokens.push(known[i] as number);
+  });
+  return tokens;
+}
+
+/** `toPieces(encodeText(word))`, cheaper for an ASCII word: its chunks and the text of its tokens are remembered. */
 function wordPieces(word: string): Segment {
-  const tokens = encodeText(word);
-  if (!isAscii(word)) return { count: tokens.length, ...toPieces(tokens) };
+  if (!isAscii(word)) {
+    const tokens = encodeText(word);
+    return { count: tokens.length, ...toPieces(tokens) };
+  }
+  const tokens = encodeAscii(word);
   const pieces: string[] = [];
   const ends: number[] = [];
   for (let i = 0; i < tokens.length; i++) {
-    pieces.push(decode([tokens[i] as number]));
+    pieces.push(asciiTokenText(tokens[i] as number));
     ends.push(i + 1);
   }
   return { count: tokens.length, pieces, ends };
@@ -172,7 +210,9 @@ function countSegment(text: string): number {
     if (knownWord !== undefined) count += knownWord.count;
     else {
       allKnown = false;
-      count += remember(word, { count: countWithLibrary(word, PLAIN_TEXT) }).count;
+      // An ASCII word gets its pieces at once, for the same cost: a word of the prompt (a name, an id)
+      // is often echoed in the answer, whose pieces are needed.
+      count += remember(word, isAscii(word) ? wordPieces(word) : { count: countWithLibrary(word, PLAIN_TEXT) }).count;
     }
   });
   if (allKnown) remember(text, { count });
