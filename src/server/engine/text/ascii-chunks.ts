@@ -15,6 +15,7 @@
  * that matches at a position wins. `test/engine-text/ascii-chunks.test.ts` compares this with the
  * expression itself on many random texts.
  */
+import { isSpace } from './whitespace.ts';
 
 function isUpper(code: number): boolean {
   return code >= 65 && code <= 90;
@@ -26,11 +27,6 @@ function isLower(code: number): boolean {
 
 function isDigit(code: number): boolean {
   return code >= 48 && code <= 57;
-}
-
-/** `\s` of a JavaScript expression, for ASCII: tab, line feed, vertical tab, form feed, carriage return, space. */
-function isSpace(code: number): boolean {
-  return code === 32 || (code >= 9 && code <= 13);
 }
 
 function isNewline(code: number): boolean {

@@ -48,16 +48,9 @@ export function canonicalJson(value: unknown): string {
  * hashString('hello') === hashString('hello'); // true
  */
 export function hashString(text: string, salt = 0): number {
-  let h1 = 0xdeadbeef ^ salt;
-  let h2 = 0x41c6ce57 ^ salt;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 2654435761);
-    h2 = Math.imul(h2 ^ ch, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+  const hash = new Cyrb53(salt);
+  hash.text(text);
+  return hash.digest();
 }
 
 /**
@@ -70,13 +63,13 @@ export function hashString(text: string, salt = 0): number {
  * hashCanonical({ b: 1, a: 2 }, 3) === hashString('{"a":2,"b":1}', 3); // true
  */
 export function hashCanonical(value: unknown, salt = 0): number {
-  const hasher = new CanonicalHasher(salt);
-  hasher.value(value);
-  return hasher.digest();
+  const hash = new Cyrb53(salt);
+  hash.canonicalJson(value);
+  return hash.digest();
 }
 
-/** cyrb53 (as `hashString`) fed one piece of canonical JSON at a time. */
-class CanonicalHasher {
+/** The cyrb53 hash, fed a piece at a time: a string, or a value as the characters of its canonical JSON. */
+class Cyrb53 {
   private h1: number;
   private h2: number;
 
@@ -91,7 +84,7 @@ class CanonicalHasher {
   }
 
   /** The characters of `text`, with the state in locals: strings are most of a request. */
-  private text(text: string): void {
+  text(text: string): void {
     let { h1, h2 } = this;
     for (let i = 0; i < text.length; i++) {
       const ch = text.charCodeAt(i);
@@ -117,14 +110,15 @@ class CanonicalHasher {
     this.char(34);
   }
 
-  value(value: unknown): void {
+  /** The characters `canonicalJson(value)` would write, without writing them. */
+  canonicalJson(value: unknown): void {
     if (typeof value === 'string') return this.string(value);
     if (value === null || typeof value !== 'object') return this.text(JSON.stringify(value) ?? 'null');
     if (Array.isArray(value)) {
       this.char(91); // [
       for (let i = 0; i < value.length; i++) {
         if (i > 0) this.char(44); // ,
-        this.value(value[i]);
+        this.canonicalJson(value[i]);
       }
       this.char(93); // ]
       return;
@@ -143,7 +137,7 @@ class CanonicalHasher {
       first = false;
       this.string(key);
       this.char(58); // :
-      this.value(member);
+      this.canonicalJson(member);
     }
     this.char(125); // }
   }
