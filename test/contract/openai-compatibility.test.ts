@@ -1,11 +1,11 @@
-// The chat examples of the contract also validate against OpenAI's own schemas (shared/reference), so an
+// The chat examples of the contract also validate against OpenAI's own schemas (./openai/), so an
 // OpenAI-compatible client accepts what the docs and the mock show.
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { spec, schemaValidator, describeErrors } from '../../src/contract/index.ts';
 
-const reference = JSON.parse(readFileSync(new URL('../../../shared/reference/openai-chat-completion-schemas.json', import.meta.url), 'utf8'));
+const reference = JSON.parse(readFileSync(new URL('./openai/chat-completion-schemas.json', import.meta.url), 'utf8'));
 const openai = new Ajv2020({ strict: false, allErrors: true });
 openai.addFormat('unixtime', true);
 openai.addFormat('uri', true);
