@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, hashCanonical, hashString, Rng } from '../../src/server/engine/text/random.ts';
+import { canonicalDigest, canonicalJson, hashCanonical, hashString, Rng } from '../../src/server/engine/text/random.ts';
 import { GOLDEN_CHAT_REQUESTS, GOLDEN_PROMPT_REQUESTS } from './golden-requests.ts';
 
 describe('canonicalJson', () => {
@@ -32,6 +32,7 @@ describe('hashCanonical', () => {
     ];
     for (const value of values) {
       for (const salt of [0, 1, 2]) expect(hashCanonical(value, salt)).toBe(hashString(canonicalJson(value), salt));
+      expect(canonicalDigest(value).length).toBe(canonicalJson(value).length);
     }
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/server/engine/text/random.ts';
-import { analyseSubject, OPENING_WORDS, PATTERNS, POLITE_REQUEST } from '../../src/server/engine/text/subject.ts';
+import { analyseSubject, forEachWord, numbersIn, OPENING_WORDS, PATTERNS, POLITE_REQUEST, sentencesOf, withoutFinalMarks } from '../../src/server/engine/text/subject.ts';
 
 describe('analyseSubject', () => {
   it.each([
@@ -76,5 +76,48 @@ describe('the shortcuts of analyseSubject', () => {
     expect(analyseSubject('We met Ana. Then Bob and Carl Sagan.').properNouns).toEqual(['Ana', 'Bob', 'Carl Sagan']);
     expect(analyseSubject('I  saw  (Tom) and "Jane" in New York').properNouns).toEqual(['Tom', 'Jane', 'New York']);
     expect(analyseSubject('x?Y z.W  Q').properNouns).toEqual([]);
+  });
+
+  describe('scanners written by hand, against the expressions they replace', () => {
+    const alphabet = ['a', 'Z', 'q', '7', '0', "'", '-', ' ', ' ', ' ', '\n', '\t', '\u00a0', '\u3000', '.', '!', '?', ',', ';', ':', '"', '(', 'é', 'Ж', '中', '٣', '😀', '_'];
+    function texts(seed: number, count: number, ascii: boolean): string[] {
+      const rng = new Rng(seed);
+      const letters = ascii ? alphabet.filter((c) => c.charCodeAt(0) < 128) : alphabet;
+      return Array.from({ length: count }, () => {
+        let text = '';
+        for (let n = rng.int(0, 30); n > 0; n--) text += rng.pick(letters);
+        return text;
+      });
+    }
+
+    it('finds the words of [\\p{L}\\p{N}][\\p{L}\\p{N}\'-]*, where they start', () => {
+      for (const text of [...texts(11, 3000, true), ...texts(12, 3000, false)]) {
+        const found: Array<[string, number]> = [];
+        forEachWord(text, (word, start) => found.push([word, start]));
+        const expected = [...text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}'-]*/gu)].map((m) => [m[0], m.index]);
+        expect(found, JSON.stringify(text)).toEqual(expected);
+      }
+    });
+
+    it('cuts collapsed text into sentences as split(/(?<=[.!?])\\s+|\\n+/) does', () => {
+      for (const raw of [...texts(13, 3000, true), ...texts(14, 3000, false)]) {
+        const text = raw.replace(/\s+/g, ' ').trim();
+        const expected = text.split(/(?<=[.!?])\s+|\n+/).map((s) => s.trim()).filter(Boolean);
+        expect(sentencesOf(text), JSON.stringify(text)).toEqual(expected);
+      }
+    });
+
+    it('reads numbers as match(/-?\\d+(?:\\.\\d+)?/g) finds them', () => {
+      for (const text of [...texts(17, 3000, true), ...texts(18, 3000, false), '1.2.3 -4- --5 6. .7 -0 9'.repeat(3), '9'.repeat(400)]) {
+        const expected = (text.match(/-?\d+(?:\.\d+)?/g) ?? []).map(Number).filter(Number.isFinite);
+        expect(numbersIn(text), JSON.stringify(text)).toEqual(expected);
+      }
+    });
+
+    it('drops final marks and spaces as replace(/[\\s?!.;:,]+$/u) does', () => {
+      for (const text of [...texts(15, 3000, true), ...texts(16, 3000, false)]) {
+        expect(withoutFinalMarks(text), JSON.stringify(text)).toBe(text.replace(/[\s?!.;:,]+$/u, ''));
+      }
+    });
   });
 });

@@ -6,7 +6,8 @@
 import { composeAnswer, composeToolAnswer } from './compose.ts';
 import { lastUserText, trailingToolResults, viewMessage, type ChatMessage, type FunctionTool, type MessageView, type ToolChoice } from './messages.ts';
 import { countPromptTokens, type FunctionDefinition } from './prompt-tokens.ts';
-import { requestRng, STREAM } from './request-seed.ts';
+import { canonicalDigest, hashCanonical, Rng, type CanonicalDigest } from './random.ts';
+import { seedMaterial, STREAM, type SeedMaterial } from './request-seed.ts';
 import { analyseSubject, type Subject } from './subject.ts';
 import { generateArguments } from './tool-arguments.ts';
 import { chooseTools } from './tool-choice.ts';
@@ -49,14 +50,35 @@ function lastUserImages(views: readonly MessageView[]): number {
   return 0;
 }
 
+/**
+ * What a chat answer's seeds are made of, hashed once per request: the text's seed is also the key of
+ * the engine's memo of recent answers (index.ts).
+ */
+export interface ChatSeed {
+  material: SeedMaterial;
+  /** The material's digest for the text stream: the text's seed. */
+  text: CanonicalDigest;
+}
+
+/**
+ * @example
+ * chatSeed({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] }).text.hash; // a 53-bit number
+ */
+export function chatSeed(request: ChatRequest): ChatSeed {
+  const parallel = request.parallelToolCalls ?? true;
+  const content = { model: request.model, messages: request.messages, tools: request.tools, choice: request.toolChoice, parallel };
+  const material = seedMaterial({ content, temperature: request.temperature, seed: request.seed });
+  return { material, text: canonicalDigest(material, STREAM.text) };
+}
+
 function toolCallAnswer(
   calls: readonly FunctionDefinition[],
   subject: Subject,
   request: ChatRequest,
-  seedContent: unknown,
+  seed: ChatSeed,
   promptTokens: number,
 ): ChatAnswer {
-  const rng = requestRng({ content: seedContent, temperature: request.temperature, seed: request.seed }, STREAM.tools);
+  const rng = new Rng(hashCanonical(seed.material, STREAM.tools));
   let budget = request.maxTokens ?? Infinity;
   let truncated = false;
   let used = 0;
@@ -97,19 +119,18 @@ function toolCallAnswer(
  * answerChat({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'What is the capital of France?' }] });
  * // { content: "Here's what you should know about the capital of France. …", finishReason: 'stop', … }
  */
-export function answerChat(request: ChatRequest): ChatAnswer {
+export function answerChat(request: ChatRequest, seed: ChatSeed = chatSeed(request)): ChatAnswer {
   const views = request.messages.map(viewMessage);
   const functions: FunctionDefinition[] = (request.tools ?? []).map((tool) => tool.function as FunctionDefinition);
   const promptTokens = countPromptTokens(views, functions);
   const subject = analyseSubject(lastUserText(views));
   const lastRole = views[views.length - 1]?.role ?? 'user';
   const parallel = request.parallelToolCalls ?? true;
-  const seedContent = { model: request.model, messages: request.messages, tools: request.tools, choice: request.toolChoice, parallel };
 
   const calls = chooseTools({ functions, choice: request.toolChoice, lastRole, subject, parallel });
-  if (calls.length > 0) return toolCallAnswer(calls, subject, request, seedContent, promptTokens);
+  if (calls.length > 0) return toolCallAnswer(calls, subject, request, seed, promptTokens);
 
-  const rng = requestRng({ content: seedContent, temperature: request.temperature, seed: request.seed }, STREAM.text);
+  const rng = new Rng(seed.text.hash);
   const text =
     lastRole === 'tool'
       ? composeToolAnswer(trailingToolResults(views), subject, rng)

@@ -4,9 +4,9 @@
  * what the model says. Answers are memoised (and therefore frozen): the same request gives the very
  * same answer object.
  */
-import { answerChat as answerChatUncached } from './chat.ts';
-import { memoize } from './memo.ts';
-import { completePrompt as completePromptUncached } from './prompt.ts';
+import { answerChat as answerChatFresh, chatSeed, type ChatAnswer, type ChatRequest } from './chat.ts';
+import { AnswerMemo } from './memo.ts';
+import { completePrompt as completePromptFresh, promptSeed, type PromptAnswer, type PromptRequest } from './prompt.ts';
 
 export type { ChatAnswer, ChatRequest, ChatToolCall } from './chat.ts';
 export type { PromptAnswer, PromptRequest } from './prompt.ts';
@@ -20,7 +20,12 @@ export { TextEngineError } from './errors.ts';
  * @example
  * answerChat({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi!' }] }).content; // 'Hello! How can I help you today? …'
  */
-export const answerChat = memoize(answerChatUncached);
+export function answerChat(request: ChatRequest): ChatAnswer {
+  const seed = chatSeed(request);
+  return chatAnswers.answer({ material: seed.material, digest: seed.text, maxTokens: request.maxTokens ?? null }, () => answerChatFresh(request, seed));
+}
+
+const chatAnswers = new AnswerMemo<ChatAnswer>();
 
 /**
  * Continues a single prompt.
@@ -28,4 +33,9 @@ export const answerChat = memoize(answerChatUncached);
  * @example
  * completePrompt({ model: 'gpt-4o-mini', prompt: 'Once upon a time' }).text; // ' and the rest followed …'
  */
-export const completePrompt = memoize(completePromptUncached);
+export function completePrompt(request: PromptRequest): PromptAnswer {
+  const seed = promptSeed(request);
+  return promptAnswers.answer({ material: seed.material, digest: seed.text, maxTokens: request.maxTokens ?? null }, () => completePromptFresh(request, seed));
+}
+
+const promptAnswers = new AnswerMemo<PromptAnswer>();

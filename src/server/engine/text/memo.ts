@@ -1,11 +1,36 @@
 /**
- * A small least-recently-used cache for the engine's pure functions. Load tests and retrying clients
- * send the same request again and again; the answer is a function of the request, so it is computed
- * once. Cached answers are frozen, because every caller shares the same object.
+ * The answers to recent requests. Load tests and retrying clients send the same request again and again;
+ * the answer is a function of the request, so it is computed once. Cached answers are frozen, because
+ * every caller shares the same object.
+ *
+ * The key is the hash the answer's seed is made from anyway (`canonicalDigest` of the request's seed
+ * material), so a request seen for the first time, as most are, pays for a lookup and no more. A hit is
+ * confirmed by comparing the request with the one remembered, so two requests whose hashes collide each
+ * get their own answer. The memo keeps the request objects it answered and relies on nobody changing them
+ * afterwards (the server's come from JSON.parse and are only read).
  */
-/** Requests larger than this (as JSON) are answered without caching, to bound memory. */
+import { Generations } from './generations.ts';
+import type { CanonicalDigest } from './random.ts';
+
+/** Requests longer than this (as canonical JSON) are answered without being remembered, to bound memory. */
 export const MAX_KEY_CHARS = 16_384;
-export const MAX_ENTRIES = 512;
+/** Answers remembered per generation (two generations are kept; see generations.ts). */
+export const ANSWERS_PER_GENERATION = 256;
+
+/** What identifies an answer: everything its seed is made of, and the `max_tokens` it was cut to. */
+export interface MemoKey {
+  /** The seed material (see request-seed.ts); compared as JSON on a hit. */
+  material: unknown;
+  /** The material's canonical digest, as the answer's seed uses it. */
+  digest: CanonicalDigest;
+  maxTokens: number | null;
+}
+
+interface Entry<R> {
+  material: unknown;
+  maxTokens: number | null;
+  answer: R;
+}
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
@@ -19,30 +44,51 @@ function deepFreeze<T>(value: T): T {
 }
 
 /**
- * Wraps a one-argument pure function with an LRU cache keyed by the argument's JSON. The key is plain
- * `JSON.stringify` (native, several times faster than a key-sorting stringify): two equal arguments
- * whose keys come in a different order miss each other's entry, which costs one computation and never
- * a different answer, since the functions themselves do not depend on key order.
- *
- * @example
- * const cachedAnswer = memoize(answerChat);
- * cachedAnswer(request) === cachedAnswer({ ...request }); // true: same content, same frozen answer
+ * Equal as JSON values, members that are undefined being absent (as in canonical JSON). Stricter than
+ * canonical JSON in corners (NaN, undefined in arrays), which only costs a recomputation.
  */
-export function memoize<A, R>(fn: (argument: A) => R, maxEntries = MAX_ENTRIES): (argument: A) => R {
-  const cache = new Map<string, R>();
-  return (argument: A): R => {
-    const key = JSON.stringify(argument) ?? 'undefined';
-    if (key.length > MAX_KEY_CHARS) return fn(argument);
-    const hit = cache.get(key);
-    if (hit !== undefined) {
-      // Re-inserting moves the entry to the young end of the Map's insertion order.
-      cache.delete(key);
-      cache.set(key, hit);
-      return hit;
-    }
-    const result = deepFreeze(fn(argument));
-    cache.set(key, result);
-    if (cache.size > maxEntries) cache.delete(cache.keys().next().value as string);
-    return result;
-  };
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  let members = 0;
+  for (const key of Object.keys(left)) {
+    const value = left[key];
+    if (value === undefined) continue;
+    members++;
+    if (!Object.hasOwn(right, key) || !sameJson(value, right[key])) return false;
+  }
+  for (const key of Object.keys(right)) if (right[key] !== undefined) members--;
+  return members === 0;
+}
+
+/**
+ * @example
+ * const answers = new AnswerMemo<ChatAnswer>();
+ * answers.answer({ material, digest, maxTokens: null }, () => compose(request)); // computed once per request
+ */
+export class AnswerMemo<R> {
+  private readonly entries: Generations<number, Entry<R>>;
+
+  constructor(perGeneration = ANSWERS_PER_GENERATION) {
+    this.entries = new Generations(perGeneration);
+  }
+
+  /** The answer remembered for an equal key, or `compute()`'s, frozen and remembered. */
+  answer(key: MemoKey, compute: () => R): R {
+    if (key.digest.length > MAX_KEY_CHARS) return compute();
+    // Another max_tokens is another answer: it moves the slot (any mix will do, hits are confirmed).
+    const slot = key.maxTokens === null ? key.digest.hash : key.digest.hash + (key.maxTokens + 1) * 0x9e3779b1;
+    const hit = this.entries.get(slot);
+    if (hit !== undefined && hit.maxTokens === key.maxTokens && sameJson(hit.material, key.material)) return hit.answer;
+    const answer = deepFreeze(compute());
+    this.entries.set(slot, { material: key.material, maxTokens: key.maxTokens, answer });
+    return answer;
+  }
 }

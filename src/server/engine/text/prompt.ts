@@ -2,7 +2,8 @@
  * The text completion of `POST /v1/generation/prompt`: a continuation of one prompt, cut to `max_tokens`.
  */
 import { composeContinuation } from './compose.ts';
-import { requestRng, STREAM } from './request-seed.ts';
+import { canonicalDigest, Rng, type CanonicalDigest } from './random.ts';
+import { seedMaterial, STREAM, type SeedMaterial } from './request-seed.ts';
 import { analyseSubject } from './subject.ts';
 import { countTokens, limitTokens } from './tokens.ts';
 
@@ -23,6 +24,21 @@ export interface PromptAnswer {
   completionTokens: number;
 }
 
+/** What a prompt answer's seed is made of, hashed once per request (the memo's key too; see index.ts). */
+export interface PromptSeed {
+  material: SeedMaterial;
+  text: CanonicalDigest;
+}
+
+/**
+ * @example
+ * promptSeed({ model: 'gpt-4o-mini', prompt: 'Once upon a time' }).text.hash; // a 53-bit number
+ */
+export function promptSeed(request: PromptRequest): PromptSeed {
+  const material = seedMaterial({ content: { model: request.model, prompt: request.prompt }, temperature: request.temperature, seed: request.seed });
+  return { material, text: canonicalDigest(material, STREAM.text) };
+}
+
 /**
  * Continues a prompt, deterministically for a given request and seed.
  *
@@ -30,12 +46,9 @@ export interface PromptAnswer {
  * completePrompt({ model: 'gpt-4o-mini', prompt: 'Write a haiku about the sea.' });
  * // { text: "\n\nHere's a haiku about the sea: …", finishReason: 'stop', … }
  */
-export function completePrompt(request: PromptRequest): PromptAnswer {
+export function completePrompt(request: PromptRequest, seed: PromptSeed = promptSeed(request)): PromptAnswer {
   const subject = analyseSubject(request.prompt);
-  const rng = requestRng(
-    { content: { model: request.model, prompt: request.prompt }, temperature: request.temperature, seed: request.seed },
-    STREAM.text,
-  );
+  const rng = new Rng(seed.text.hash);
   const limited = limitTokens(composeContinuation(request.prompt, subject, rng), request.maxTokens ?? null);
   return {
     text: limited.text,

@@ -63,15 +63,37 @@ export function hashString(text: string, salt = 0): number {
  * hashCanonical({ b: 1, a: 2 }, 3) === hashString('{"a":2,"b":1}', 3); // true
  */
 export function hashCanonical(value: unknown, salt = 0): number {
+  return canonicalDigest(value, salt).hash;
+}
+
+/** A value's canonical JSON, summed up: its hash and its length in characters, without the string. */
+export interface CanonicalDigest {
+  hash: number;
+  length: number;
+}
+
+/**
+ * `hashCanonical(value, salt)` and `canonicalJson(value).length` in one walk: the answer memo keys on the
+ * first and uses the second to leave out very large requests.
+ *
+ * @example
+ * canonicalDigest({ a: 1 }); // { hash: hashString('{"a":1}'), length: 7 }
+ */
+export function canonicalDigest(value: unknown, salt = 0): CanonicalDigest {
   const hash = new Cyrb53(salt);
   hash.canonicalJson(value);
-  return hash.digest();
+  return { hash: hash.digest(), length: hash.length };
 }
+
+const M1 = 2654435761;
+const M2 = 1597334677;
 
 /** The cyrb53 hash, fed a piece at a time: a string, or a value as the characters of its canonical JSON. */
 class Cyrb53 {
   private h1: number;
   private h2: number;
+  /** Characters hashed so far. */
+  length = 0;
 
   constructor(salt: number) {
     this.h1 = 0xdeadbeef ^ salt;
@@ -79,8 +101,9 @@ class Cyrb53 {
   }
 
   private char(ch: number): void {
-    this.h1 = Math.imul(this.h1 ^ ch, 2654435761);
-    this.h2 = Math.imul(this.h2 ^ ch, 1597334677);
+    this.h1 = Math.imul(this.h1 ^ ch, M1);
+    this.h2 = Math.imul(this.h2 ^ ch, M2);
+    this.length++;
   }
 
   /** The characters of `text`, with the state in locals: strings are most of a request. */
@@ -88,15 +111,21 @@ class Cyrb53 {
     let { h1, h2 } = this;
     for (let i = 0; i < text.length; i++) {
       const ch = text.charCodeAt(i);
-      h1 = Math.imul(h1 ^ ch, 2654435761);
-      h2 = Math.imul(h2 ^ ch, 1597334677);
+      h1 = Math.imul(h1 ^ ch, M1);
+      h2 = Math.imul(h2 ^ ch, M2);
     }
     this.h1 = h1;
     this.h2 = h2;
+    this.length += text.length;
   }
 
-  /** A string as JSON.stringify writes it; without building the quoted copy when nothing needs escaping. */
+  /**
+   * A string as JSON.stringify writes it, in one pass when nothing needs escaping (almost always); at the
+   * first character that does, the state is left as it was and the quoted copy is hashed instead.
+   */
   private string(text: string): void {
+    let h1 = Math.imul(this.h1 ^ 34, M1); // "
+    let h2 = Math.imul(this.h2 ^ 34, M2);
     for (let i = 0; i < text.length; i++) {
       const ch = text.charCodeAt(i);
       // Control characters, `"`, `\` and surrogates (a lone one is escaped) take JSON.stringify's path.
@@ -104,16 +133,30 @@ class Cyrb53 {
         this.text(JSON.stringify(text));
         return;
       }
+      h1 = Math.imul(h1 ^ ch, M1);
+      h2 = Math.imul(h2 ^ ch, M2);
     }
-    this.char(34);
-    this.text(text);
-    this.char(34);
+    this.h1 = Math.imul(h1 ^ 34, M1);
+    this.h2 = Math.imul(h2 ^ 34, M2);
+    this.length += text.length + 2;
   }
 
   /** The characters `canonicalJson(value)` would write, without writing them. */
   canonicalJson(value: unknown): void {
-    if (typeof value === 'string') return this.string(value);
-    if (value === null || typeof value !== 'object') return this.text(JSON.stringify(value) ?? 'null');
+    switch (typeof value) {
+      case 'string':
+        return this.string(value);
+      case 'boolean':
+        return this.text(value ? 'true' : 'false');
+      case 'number':
+        // As JSON.stringify writes a number: String(n) for finite ones (-0 too), null for the rest.
+        return this.text(Number.isFinite(value) ? String(value) : 'null');
+      case 'object':
+        break;
+      default:
+        return this.text(JSON.stringify(value) ?? 'null');
+    }
+    if (value === null) return this.text('null');
     if (Array.isArray(value)) {
       this.char(91); // [
       for (let i = 0; i < value.length; i++) {
@@ -130,7 +173,8 @@ class Cyrb53 {
     if (!sorted) keys.sort();
     this.char(123); // {
     let first = true;
-    for (const key of keys) {
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
       const member = record[key];
       if (member === undefined) continue;
       if (!first) this.char(44);

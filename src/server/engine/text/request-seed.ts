@@ -3,8 +3,6 @@
  * no effect; at any other temperature (1 when absent, as upstream) the seed and temperature count too.
  * `max_tokens` is left out on purpose: a cut answer is then a prefix of the full one.
  */
-import { hashCanonical, Rng } from './random.ts';
-
 export interface SeedInput {
   /** Everything that shapes the answer except sampling settings and max_tokens. */
   content: unknown;
@@ -12,18 +10,23 @@ export interface SeedInput {
   seed?: number | null;
 }
 
-/** Separate streams per use, so that, say, tool ids do not shift when the text changes. */
+/** What the seeds of an answer are hashes of: the request's content, and its sampling unless temperature is 0. */
+export interface SeedMaterial {
+  content: unknown;
+  sampling: { temperature: number; seed: number } | null;
+}
+
+/**
+ * Separate streams per use, so that, say, tool ids do not shift when the text changes: each use's seed is
+ * `hashCanonical(material, stream)`.
+ */
 export const STREAM = { text: 1, tools: 2 } as const;
 
 /**
- * The generator for one use (`STREAM.text`, `STREAM.tools`) of one request.
- *
  * @example
- * requestRng({ content: { prompt: 'Hi' }, temperature: 0, seed: 7 }, STREAM.text).next();
- * // the same number for every seed, because temperature is 0
+ * seedMaterial({ content: { prompt: 'Hi' }, temperature: 0, seed: 7 }); // { content: { prompt: 'Hi' }, sampling: null }
  */
-export function requestRng(input: SeedInput, stream: number): Rng {
+export function seedMaterial(input: SeedInput): SeedMaterial {
   const temperature = input.temperature ?? 1;
-  const sampling = temperature === 0 ? null : { temperature, seed: input.seed ?? 0 };
-  return new Rng(hashCanonical({ content: input.content, sampling }, stream));
+  return { content: input.content, sampling: temperature === 0 ? null : { temperature, seed: input.seed ?? 0 } };
 }

@@ -88,8 +88,7 @@ const MAX_PHRASE_WORDS = 9;
 const PHRASE_END = /\s+(?:to me|for me|for us|like i(?:'m| am)|in simple terms|in (?:a|one) (?:few words|sentence|paragraph)|please|so (?:that|i)|because|thanks)\b.*$/i;
 
 function trimPhrase(phrase: string): string {
-  let words = phrase
-    .replace(/[\s?!.;:,]+$/u, '')
+  let words = withoutFinalMarks(phrase)
     .replace(PHRASE_END, '')
     .split(/\s+/)
     .filter(Boolean);
@@ -101,13 +100,52 @@ function trimPhrase(phrase: string): string {
   return toSecondPerson(words.join(' ').replace(/[,;:]$/, ''));
 }
 
+/**
+ * The sentences of a text whose whitespace is collapsed (see `collapseSpaces`): cut at each space after
+ * `.` `!` `?`. The same as `text.split(/(?<=[.!?])\s+|\n+/).map((s) => s.trim()).filter(Boolean)` on such
+ * a text, without the expression (`subject.test.ts` compares the two).
+ *
+ * @example
+ * sentencesOf('Hi! What is a black hole?'); // ['Hi!', 'What is a black hole?']
+ */
+export function sentencesOf(text: string): string[] {
+  const sentences: string[] = [];
+  let start = 0;
+  for (let i = 1; i < text.length; i++) {
+    if (text.charCodeAt(i) !== 32) continue;
+    const before = text.charCodeAt(i - 1);
+    if (before === 46 || before === 33 || before === 63) {
+      if (i > start) sentences.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (start < text.length) sentences.push(start === 0 ? text : text.slice(start));
+  return sentences;
+}
+
 /** Picks the sentence that carries the request: the first question, else the first that is not a greeting. */
 function mainSentence(text: string): string {
-  const sentences = text.split(/(?<=[.!?])\s+|\n+/).map((s) => s.trim()).filter(Boolean);
+  const sentences = sentencesOf(text);
   const question = sentences.find((s) => s.endsWith('?'));
   if (question) return question;
   const substantive = sentences.find((s) => !GREETING.test(s) || s.split(/\s+/).length > 4);
   return substantive ?? sentences[0] ?? '';
+}
+
+/**
+ * `text.replace(/[\s?!.;:,]+$/u, '')`: the text without its final punctuation and spaces.
+ *
+ * @example
+ * withoutFinalMarks('Is it blue?! '); // 'Is it blue'
+ */
+export function withoutFinalMarks(text: string): string {
+  let end = text.length;
+  while (end > 0) {
+    const code = text.charCodeAt(end - 1);
+    if (code === 63 || code === 33 || code === 46 || code === 59 || code === 58 || code === 44 || isSpace(code)) end--;
+    else break;
+  }
+  return end === text.length ? text : text.slice(0, end);
 }
 
 /**
@@ -197,12 +235,80 @@ function allDigits(word: string): boolean {
   return /^\p{N}+$/u.test(word);
 }
 
-function hasAsciiDigit(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+/**
+ * The numbers written in a text: `text.match(/-?\d+(?:\.\d+)?/g)`, as numbers (finite ones), found by
+ * hand; an id full of digits would otherwise cost an array per match.
+ *
+ * @example
+ * numbersIn('Book 4 seats at 19.30, not -2'); // [4, 19.3, -2]
+ */
+export function numbersIn(text: string): number[] {
+  const numbers: number[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const start = i;
     const code = text.charCodeAt(i);
-    if (code >= 48 && code <= 57) return true;
+    if (code === 45 && isDigit(text.charCodeAt(i + 1))) i++; // -
+    else if (!isDigit(code)) {
+      i++;
+      continue;
+    }
+    while (isDigit(text.charCodeAt(i))) i++;
+    if (text.charCodeAt(i) === 46 && isDigit(text.charCodeAt(i + 1))) {
+      i++;
+      while (isDigit(text.charCodeAt(i))) i++;
+    }
+    const value = Number(text.slice(start, i));
+    if (Number.isFinite(value)) numbers.push(value);
   }
-  return false;
+  return numbers;
+}
+
+/** `/^\p{Lu}{2}$/u.test(word)` (an acronym such as "UK"), without the expression for ASCII words. */
+function isTwoCapitals(word: string): boolean {
+  if (word.length !== 2) return false;
+  const a = word.charCodeAt(0);
+  const b = word.charCodeAt(1);
+  if (a < 128 && b < 128) return a >= 65 && a <= 90 && b >= 65 && b <= 90;
+  return /^\p{Lu}{2}$/u.test(word);
+}
+
+function isAsciiAlphanumeric(code: number): boolean {
+  return (code >= 48 && code <= 57) || ((code | 0x20) >= 97 && (code | 0x20) <= 122);
+}
+
+/**
+ * Calls `visit` with each match of WORD in `text` and where it starts. In ASCII text, where a letter or
+ * number is A–Z, a–z or 0–9, the words are found by hand: the expression's matches cost an array each.
+ *
+ * @example
+ * forEachWord("Ada's co-op, 1833", console.log); // "Ada's" 0, 'co-op' 6, '1833' 13
+ */
+export function forEachWord(text: string, visit: (word: string, start: number) => void): void {
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) > 127) {
+      WORD.lastIndex = 0;
+      for (let match = WORD.exec(text); match !== null; match = WORD.exec(text)) visit(match[0], match.index);
+      return;
+    }
+  }
+  let i = 0;
+  while (i < text.length) {
+    if (!isAsciiAlphanumeric(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i++;
+    for (; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (!isAsciiAlphanumeric(code) && code !== 39 && code !== 45) break; // ' and -
+    }
+    visit(text.slice(start, i), start);
+  }
 }
 
 /**
@@ -214,40 +320,37 @@ function hasAsciiDigit(text: string): boolean {
  */
 export function analyseSubject(rawText: string): Subject {
   const text = collapseSpaces(rawText);
-  const words: string[] = [];
   const properNouns: string[] = [];
   const keywords: string[] = [];
   const seen = new Set<string>();
+  let wordCount = 0;
   let properEnd = -1; // where the last proper noun ended, to join "Ada Lovelace" into one name
-  WORD.lastIndex = 0;
-  for (let match = WORD.exec(text); match !== null; match = WORD.exec(text)) {
-    const word = match[0];
-    const start = match.index;
-    words.push(word);
+  forEachWord(text, (word, start) => {
+    wordCount++;
     const lower = word.toLowerCase();
     // A capital after a sentence end is grammar, not a name.
     const capital = startsUpper(word) && !isSentenceStart(text, start) && lower !== 'i';
     if (capital && properEnd === start - 1 && text.charCodeAt(start - 1) === 32) {
       properNouns[properNouns.length - 1] += ` ${word}`;
       properEnd = start + word.length;
-      continue;
+      return;
     }
     properEnd = -1;
-    if (STOPWORDS.has(lower) || seen.has(lower) || (lower.length < 3 && !/^\p{Lu}{2}$/u.test(word)) || allDigits(word)) continue;
+    if (STOPWORDS.has(lower) || seen.has(lower) || (lower.length < 3 && !isTwoCapitals(word)) || allDigits(word)) return;
     seen.add(lower);
     if (capital) {
       properNouns.push(word);
       properEnd = start + word.length;
     } else keywords.push(word);
-  }
-  const numbers = hasAsciiDigit(text) ? (text.match(/-?\d+(?:\.\d+)?/g) ?? []).map(Number).filter(Number.isFinite) : [];
+  });
+  const numbers = numbersIn(text);
   const sentence = mainSentence(text).replace(FILLER, '');
-  const rest = { keywords: [...properNouns, ...keywords], properNouns, numbers, sentence: sentence.replace(/[\s?!.;:,]+$/u, ''), text };
+  const rest = { keywords: [...properNouns, ...keywords], properNouns, numbers, sentence: withoutFinalMarks(sentence), text };
 
   if (text === '') return { intent: 'empty', phrase: '', ...rest };
-  const smallTalk = SMALL_TALK.test(text) && words.length <= 8;
-  if (smallTalk || (GREETING.test(text) && words.length <= 4)) return { intent: 'greeting', phrase: '', ...rest };
-  if (THANKS.test(text) && words.length <= 8) return { intent: 'thanks', phrase: '', ...rest };
+  const smallTalk = wordCount <= 8 && SMALL_TALK.test(text);
+  if (smallTalk || (wordCount <= 4 && GREETING.test(text))) return { intent: 'greeting', phrase: '', ...rest };
+  if (wordCount <= 8 && THANKS.test(text)) return { intent: 'thanks', phrase: '', ...rest };
   const { intent, phrase } = classify(sentence);
   return { intent, phrase, ...rest };
 }
