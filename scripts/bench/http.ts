@@ -1,5 +1,7 @@
 /** Requests per second side by side: the servers take turns under the same load, round after round. */
+import { cpuTimeUs } from './cpu.ts';
 import { runLoad, type LoadResult, type LoadSpec } from './load.ts';
+import { percentile } from './stats.ts';
 import type { ServerProcess } from './processes.ts';
 import type { HttpFigure, HttpScenarioResult, TargetName } from './results.ts';
 import type { RssSampler } from './rss.ts';
@@ -30,13 +32,16 @@ export async function measureScenario(
     log(`${scenario.label}: warming up`);
     for (const t of targets) await runLoad(t.server.baseUrl, scenario.spec, { connections, durationS: warmupS });
   }
-  const runs = new Map<TargetName, Array<LoadResult & { rssPeakMb: number }>>(targets.map((t) => [t.name, []]));
+  const runs = new Map<TargetName, RoundResult[]>(targets.map((t) => [t.name, []]));
   for (let round = 1; round <= rounds; round++) {
     for (const t of targets) {
       log(`${scenario.label}: ${t.name}, round ${round} of ${rounds}`);
       const phase = t.rss.phase();
+      const cpuBefore = cpuTimeUs(t.server.pid);
       const result = await runLoad(t.server.baseUrl, scenario.spec, { connections, durationS });
-      runs.get(t.name)!.push({ ...result, rssPeakMb: phase.end() });
+      const cpuAfter = cpuTimeUs(t.server.pid);
+      const cpuUsPerRequest = cpuBefore !== undefined && cpuAfter !== undefined && result.requests > 0 ? (cpuAfter - cpuBefore) / result.requests : null;
+      runs.get(t.name)!.push({ ...result, rssPeakMb: phase.end(), cpuUsPerRequest });
     }
   }
   const figures = Object.fromEntries(targets.map((t) => [t.name, summarise(runs.get(t.name)!)])) as Record<TargetName, HttpFigure>;
@@ -57,7 +62,9 @@ function roundRatio(a: HttpFigure, b: HttpFigure): number {
   return ratios[Math.floor((ratios.length - 1) / 2)] ?? 0;
 }
 
-function summarise(rounds: Array<LoadResult & { rssPeakMb: number }>): HttpFigure {
+type RoundResult = LoadResult & { rssPeakMb: number; cpuUsPerRequest: number | null };
+
+function summarise(rounds: RoundResult[]): HttpFigure {
   const byRate = [...rounds].sort((a, b) => a.rps - b.rps);
   const median = byRate[Math.floor((byRate.length - 1) / 2)]!;
   return {
@@ -72,6 +79,7 @@ function summarise(rounds: Array<LoadResult & { rssPeakMb: number }>): HttpFigur
     }, {}),
     non2xx: rounds.reduce((n, r) => n + r.non2xx, 0),
     rssPeakMb: Math.max(...rounds.map((r) => r.rssPeakMb)),
+    cpuUsPerRequest: rounds.some((r) => r.cpuUsPerRequest === null) ? null : percentile(rounds.map((r) => r.cpuUsPerRequest!), 50),
     roundsRps: rounds.map((r) => r.rps),
   };
 }

@@ -14,6 +14,8 @@ interface Table {
 const targets: TargetName[] = ['reference', 'bare', 'prism'];
 const num = (value: number) => round(value).toLocaleString('en-US');
 const ms = (value: number) => `${round(value)}`;
+const cpu = (us: number | null) => (us === null ? '–' : String(Math.round(us)));
+const cpuRatio = (a: number | null, b: number | null) => (a === null || b === null || b === 0 ? '' : `${(a / b).toFixed(1)}×`);
 
 /** The run as tables, each with a title. */
 function tables(results: BenchResults): Table[] {
@@ -27,6 +29,7 @@ function tables(results: BenchResults): Table[] {
         [scenario.label, 'req/s', ...targets.map((t) => num(f[t].rps)), `${Math.round(scenario.ratios.bare * 100)}%`, `${scenario.ratios.prism.toFixed(1)}×`],
         ['', 'p50 ms', ...targets.map((t) => ms(f[t].p50Ms)), '', ''],
         ['', 'p99 ms', ...targets.map((t) => ms(f[t].p99Ms)), '', ''],
+        ['', 'server CPU µs/req', ...targets.map((t) => cpu(f[t].cpuUsPerRequest)), cpuRatio(f.reference.cpuUsPerRequest, f.bare.cpuUsPerRequest), cpuRatio(f.reference.cpuUsPerRequest, f.prism.cpuUsPerRequest)],
         ['', 'peak RSS MB', ...targets.map((t) => num(f[t].rssPeakMb)), '', ''],
         ['', 'errors / non-2xx', ...targets.map((t) => `${f[t].errors} / ${f[t].non2xx}`), '', ''],
       ];

@@ -22,6 +22,11 @@ export interface HttpFigure {
   non2xx: number;
   /** Peak RSS of that target's process under this load. */
   rssPeakMb: number;
+  /**
+   * CPU time (user + system) the server's process spent per answered request, in µs: the median of the
+   * rounds; null where the system has no /proc.
+   */
+  cpuUsPerRequest: number | null;
   /** Requests per second of every round; the figure is the median round. */
   roundsRps: number[];
 }

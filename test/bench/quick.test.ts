@@ -44,6 +44,7 @@ describe('npm run bench -- --quick', () => {
         positive(f.p50Ms);
         expect(f.p99Ms).toBeGreaterThanOrEqual(f.p50Ms);
         positive(f.rssPeakMb);
+        if (process.platform === 'linux') positive(f.cpuUsPerRequest ?? 0);
         expect({ target, errors: f.errors, non2xx: f.non2xx }).toEqual({ target, errors: 0, non2xx: 0 });
       }
       positive(scenario.ratios.bare);
