@@ -87,8 +87,9 @@ export async function buildApp(options: GatewayOptions = {}): Promise<FastifyIns
   await app.register(cors, {
     origin: options.corsOrigins ?? true,
     allowedHeaders: ['content-type', 'x-api-key', 'authorization', 'accept'],
-    // Every response header the contract documents is readable by browser code on another origin.
-    exposedHeaders: [...new Set(operations.flatMap((op) => Object.values(op.responses).flatMap((r) => Object.keys(responseHeaders(r)))))],
+    // Every response header the contract documents is readable by browser code on another origin. Joined
+    // once here: the plugin would join a list again on every request.
+    exposedHeaders: [...new Set(operations.flatMap((op) => Object.values(op.responses).flatMap((r) => Object.keys(responseHeaders(r)))))].join(', '),
     maxAge: 600,
   });
   installErrorHandling(app, faults);

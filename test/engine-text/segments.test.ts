@@ -57,6 +57,24 @@ describe('segmented tokenization', () => {
     }
   });
 
+  it('gives the tokens of words that end in digits, whether their stem is known or not', () => {
+    const rng = new Rng(31);
+    const stemChars = ['a', 'Z', 'q', '0', '7', '-', '_', '.', "'", '/', 'x', 'Y'];
+    const stems = Array.from({ length: 40 }, () => {
+      let stem = rng.pick(['', ' ', ' #', '(']);
+      for (let n = rng.int(1, 24); n > 0; n--) stem += rng.pick(stemChars);
+      return stem;
+    });
+    for (let i = 0; i < 2000; i++) {
+      const word = `${rng.pick(stems)}${String(rng.int(0, 10 ** rng.int(1, 12)))}`;
+      const text = `Ticket ${word}: and ${word.trim()}, again`;
+      for (let round = 0; round < 2; round++) {
+        expect(textPieces(text), JSON.stringify(text)).toEqual(direct(text));
+        expect(countTokens(text), JSON.stringify(text)).toBe(libraryCount(text, PLAIN));
+      }
+    }
+  });
+
   it('cuts exactly at max_tokens inside texts of every shape', () => {
     const rng = new Rng(99);
     for (let i = 0; i < 300; i++) {

@@ -184,11 +184,49 @@ function encodeAscii(text: string): number[] {
   return tokens;
 }
 
-/** `toPieces(encodeText(word))`, cheaper for an ASCII word: its chunks and the text of its tokens are remembered. */
+/**
+ * Where the final run of ASCII digits of an ASCII word starts, when neither a digit nor whitespace comes
+ * before it (`' ticket-0042'` → 8); -1 when the word does not end so. No o200k_base chunk holds a digit
+ * and the character before it unless that is a digit too (digits make chunks of their own, `\p{N}{1,3}`,
+ * counted from the first digit), so the tokens of such a word are those of its stem, then those of its
+ * digits. Whitespace is left out because the pattern's look-ahead (`\s+(?!\S)`) cuts a run of it
+ * differently at the end of a text than before a digit.
+ */
+function digitTailStart(word: string): number {
+  let start = word.length;
+  while (start > 0 && isAsciiDigit(word.charCodeAt(start - 1))) start--;
+  return start > 0 && start < word.length && !isSpace(word.charCodeAt(start - 1)) ? start : -1;
+}
+
+function isAsciiDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+/**
+ * `toPieces(encodeText(word))`, cheaper for an ASCII word: its chunks and the text of its tokens are
+ * remembered, and a new word that ends in digits (an id with a counter, a name with a number) is made of
+ * its stem, remembered as a word of its own, and its digits: the next id of the same kind costs one lookup
+ * for the stem.
+ */
 function wordPieces(word: string): Segment {
   if (!isAscii(word)) {
     const tokens = encodeText(word);
     return { count: tokens.length, ...toPieces(tokens) };
+  }
+  const tail = digitTailStart(word);
+  if (tail > 0) {
+    const stem = word.slice(0, tail);
+    let known = segments.get(stem);
+    if (known?.pieces === undefined) known = remember(stem, wordPieces(stem));
+    const { pieces: stemPieces, ends: stemEnds } = known as Required<Segment>;
+    const pieces = stemPieces.slice();
+    const ends = stemEnds.slice();
+    const digits = encodeAscii(word.slice(tail));
+    for (let i = 0; i < digits.length; i++) {
+      pieces.push(asciiTokenText(digits[i] as number));
+      ends.push(known.count + i + 1);
+    }
+    return { count: known.count + digits.length, pieces, ends };
   }
   const tokens = encodeAscii(word);
   const pieces: string[] = [];
