@@ -6,8 +6,8 @@
 import { composeAnswer, composeToolAnswer } from './compose.ts';
 import { lastUserText, trailingToolResults, viewMessage, type ChatMessage, type FunctionTool, type MessageView, type ToolChoice } from './messages.ts';
 import { countPromptTokens, type FunctionDefinition } from './prompt-tokens.ts';
-import { canonicalDigest, hashCanonical, Rng, type CanonicalDigest } from './random.ts';
-import { seedMaterial, STREAM, type SeedMaterial } from './request-seed.ts';
+import { hashCanonical, Rng } from './random.ts';
+import { requestSeed, STREAM, type RequestSeed } from './request-seed.ts';
 import { analyseSubject, type Subject } from './subject.ts';
 import { generateArguments } from './tool-arguments.ts';
 import { chooseTools } from './tool-choice.ts';
@@ -51,31 +51,22 @@ function lastUserImages(views: readonly MessageView[]): number {
 }
 
 /**
- * What a chat answer's seeds are made of, hashed once per request: the text's seed is also the key of
- * the engine's memo of recent answers (index.ts).
- */
-export interface ChatSeed {
-  material: SeedMaterial;
-  /** The material's digest for the text stream: the text's seed. */
-  text: CanonicalDigest;
-}
-
-/**
+ * What shapes a chat answer, hashed once per request (see request-seed.ts).
+ *
  * @example
  * chatSeed({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] }).text.hash; // a 53-bit number
  */
-export function chatSeed(request: ChatRequest): ChatSeed {
+export function chatSeed(request: ChatRequest): RequestSeed {
   const parallel = request.parallelToolCalls ?? true;
   const content = { model: request.model, messages: request.messages, tools: request.tools, choice: request.toolChoice, parallel };
-  const material = seedMaterial({ content, temperature: request.temperature, seed: request.seed });
-  return { material, text: canonicalDigest(material, STREAM.text) };
+  return requestSeed({ content, temperature: request.temperature, seed: request.seed });
 }
 
 function toolCallAnswer(
   calls: readonly FunctionDefinition[],
   subject: Subject,
   request: ChatRequest,
-  seed: ChatSeed,
+  seed: RequestSeed,
   promptTokens: number,
 ): ChatAnswer {
   const rng = new Rng(hashCanonical(seed.material, STREAM.tools));
@@ -119,7 +110,7 @@ function toolCallAnswer(
  * answerChat({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'What is the capital of France?' }] });
  * // { content: "Here's what you should know about the capital of France. …", finishReason: 'stop', … }
  */
-export function answerChat(request: ChatRequest, seed: ChatSeed = chatSeed(request)): ChatAnswer {
+export function answerChat(request: ChatRequest, seed: RequestSeed = chatSeed(request)): ChatAnswer {
   const views = request.messages.map(viewMessage);
   const functions: FunctionDefinition[] = (request.tools ?? []).map((tool) => tool.function as FunctionDefinition);
   const promptTokens = countPromptTokens(views, functions);

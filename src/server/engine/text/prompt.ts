@@ -2,8 +2,8 @@
  * The text completion of `POST /v1/generation/prompt`: a continuation of one prompt, cut to `max_tokens`.
  */
 import { composeContinuation } from './compose.ts';
-import { canonicalDigest, Rng, type CanonicalDigest } from './random.ts';
-import { seedMaterial, STREAM, type SeedMaterial } from './request-seed.ts';
+import { Rng } from './random.ts';
+import { requestSeed, type RequestSeed } from './request-seed.ts';
 import { analyseSubject } from './subject.ts';
 import { countTokens, limitTokens } from './tokens.ts';
 
@@ -24,19 +24,14 @@ export interface PromptAnswer {
   completionTokens: number;
 }
 
-/** What a prompt answer's seed is made of, hashed once per request (the memo's key too; see index.ts). */
-export interface PromptSeed {
-  material: SeedMaterial;
-  text: CanonicalDigest;
-}
-
 /**
+ * What shapes a prompt's continuation, hashed once per request (see request-seed.ts).
+ *
  * @example
  * promptSeed({ model: 'gpt-4o-mini', prompt: 'Once upon a time' }).text.hash; // a 53-bit number
  */
-export function promptSeed(request: PromptRequest): PromptSeed {
-  const material = seedMaterial({ content: { model: request.model, prompt: request.prompt }, temperature: request.temperature, seed: request.seed });
-  return { material, text: canonicalDigest(material, STREAM.text) };
+export function promptSeed(request: PromptRequest): RequestSeed {
+  return requestSeed({ content: { model: request.model, prompt: request.prompt }, temperature: request.temperature, seed: request.seed });
 }
 
 /**
@@ -46,7 +41,7 @@ export function promptSeed(request: PromptRequest): PromptSeed {
  * completePrompt({ model: 'gpt-4o-mini', prompt: 'Write a haiku about the sea.' });
  * // { text: "\n\nHere's a haiku about the sea: …", finishReason: 'stop', … }
  */
-export function completePrompt(request: PromptRequest, seed: PromptSeed = promptSeed(request)): PromptAnswer {
+export function completePrompt(request: PromptRequest, seed: RequestSeed = promptSeed(request)): PromptAnswer {
   const subject = analyseSubject(request.prompt);
   const rng = new Rng(seed.text.hash);
   const limited = limitTokens(composeContinuation(request.prompt, subject, rng), request.maxTokens ?? null);

@@ -3,6 +3,8 @@
  * no effect; at any other temperature (1 when absent, as upstream) the seed and temperature count too.
  * `max_tokens` is left out on purpose: a cut answer is then a prefix of the full one.
  */
+import { canonicalDigest, type CanonicalDigest } from './random.ts';
+
 export interface SeedInput {
   /** Everything that shapes the answer except sampling settings and max_tokens. */
   content: unknown;
@@ -26,7 +28,25 @@ export const STREAM = { text: 1, tools: 2 } as const;
  * @example
  * seedMaterial({ content: { prompt: 'Hi' }, temperature: 0, seed: 7 }); // { content: { prompt: 'Hi' }, sampling: null }
  */
-export function seedMaterial(input: SeedInput): SeedMaterial {
+function seedMaterial(input: SeedInput): SeedMaterial {
   const temperature = input.temperature ?? 1;
   return { content: input.content, sampling: temperature === 0 ? null : { temperature, seed: input.seed ?? 0 } };
+}
+
+/**
+ * A request's seed material, and its digest for the text stream: the seed of the answer's text, and the key
+ * of the engine's memo of recent answers (index.ts), hashed once per request.
+ */
+export interface RequestSeed {
+  material: SeedMaterial;
+  text: CanonicalDigest;
+}
+
+/**
+ * @example
+ * requestSeed({ content: { prompt: 'Hi' }, temperature: 0 }).text.hash; // a 53-bit number
+ */
+export function requestSeed(input: SeedInput): RequestSeed {
+  const material = seedMaterial(input);
+  return { material, text: canonicalDigest(material, STREAM.text) };
 }
