@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answerChat, countTokens } from '../../src/server/engine/text/index.ts';
-import { assistantCalls, chat, QUESTIONS, system, toolResult, user, WEATHER } from './requests.ts';
+import { assistantCalls, chat, PARALLEL_TOOL_RESULTS, QUESTIONS, system, toolResult, user, WEATHER } from './requests.ts';
 
 const PIXEL = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';
 
@@ -155,19 +155,7 @@ describe('after tool results', () => {
   });
 
   it('quotes plain-text and array results, and every result of parallel calls', () => {
-    const answer = answerChat(
-      chat([
-        user('Weather in Paris and Rome?'),
-        assistantCalls([
-          { id: 'c1', name: 'get_forecast', arguments: '{"city":"Paris"}' },
-          { id: 'c2', name: 'get_weather', arguments: '{"city":"Rome"}' },
-          { id: 'c3', name: 'list_alerts', arguments: '{}' },
-        ]),
-        toolResult('c1', 'Light rain, 14°C in Paris'),
-        toolResult('c2', [{ type: 'text', text: '{"temperature": 25}' }] as unknown as string),
-        toolResult('c3', '["flood","wind"]'),
-      ]),
-    );
+    const answer = answerChat(chat(PARALLEL_TOOL_RESULTS));
     expect(answer.content).toContain('get_forecast returned: "Light rain, 14°C in Paris"');
     expect(answer.content).toContain('temperature is 25');
     expect(answer.content).toMatch(/list_alerts returned 2 items \(flood, wind\)/);

@@ -6,7 +6,7 @@
  */
 import type { ChatRequest } from '../../src/server/engine/text/chat.ts';
 import type { PromptRequest } from '../../src/server/engine/text/prompt.ts';
-import { assistantCalls, chat, QUESTIONS, STOCKS, system, tool, toolResult, user, WEATHER } from './requests.ts';
+import { assistantCalls, chat, PARALLEL_TOOL_RESULTS, QUESTIONS, STOCKS, system, tool, toolResult, user, WEATHER } from './requests.ts';
 
 const TIME = tool('get_time', 'Current local time in a timezone.', {
   type: 'object',
@@ -98,19 +98,7 @@ function chatRequests(): ChatRequest[] {
     out.push(chat([...history, toolResult('call_a', result)], { tools: [WEATHER], seed: i }));
     out.push(chat([...history, toolResult('call_a', result)], { maxTokens: 6 + i }));
   }
-  out.push(
-    chat([
-      user('Weather in Paris and Rome?'),
-      assistantCalls([
-        { id: 'c1', name: 'get_forecast', arguments: '{"city":"Paris"}' },
-        { id: 'c2', name: 'get_weather', arguments: '{"city":"Rome"}' },
-        { id: 'c3', name: 'list_alerts', arguments: '{}' },
-      ]),
-      toolResult('c1', 'Light rain, 14°C in Paris'),
-      toolResult('c2', [{ type: 'text', text: '{"temperature": 25}' }] as unknown as string),
-      toolResult('c3', '["flood","wind"]'),
-    ]),
-  );
+  out.push(chat(PARALLEL_TOOL_RESULTS));
   // Tool choices that cannot be honoured: the stored answer is the error.
   out.push(chat([user('Hi')], { toolChoice: 'required' }));
   out.push(chat([user('Hi')], { tools: [WEATHER], toolChoice: { type: 'function', function: { name: 'nope' } } }));

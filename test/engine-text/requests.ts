@@ -70,3 +70,16 @@ export const QUESTIONS = [
   'Explain quantum computing to me like I am five',
   'ok',
 ];
+
+/** Three parallel calls answered by three tools: a plain-text result, an array of parts and a JSON list. */
+export const PARALLEL_TOOL_RESULTS: Wire[] = [
+  user('Weather in Paris and Rome?'),
+  assistantCalls([
+    { id: 'c1', name: 'get_forecast', arguments: '{"city":"Paris"}' },
+    { id: 'c2', name: 'get_weather', arguments: '{"city":"Rome"}' },
+    { id: 'c3', name: 'list_alerts', arguments: '{}' },
+  ]),
+  toolResult('c1', 'Light rain, 14°C in Paris'),
+  toolResult('c2', [{ type: 'text', text: '{"temperature": 25}' }] as unknown as string),
+  toolResult('c3', '["flood","wind"]'),
+];

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { PHRASES } from '../../src/server/engine/text/phrases.ts';
 import { Rng } from '../../src/server/engine/text/random.ts';
 import { countTokens, limitTokens, textPieces, toPieces } from '../../src/server/engine/text/tokens.ts';
-import { isSpace } from '../../src/server/engine/text/whitespace.ts';
+import { isSpace } from '../../src/server/engine/text/characters.ts';
 import { QUESTIONS } from './requests.ts';
 
 const PLAIN = { disallowedSpecial: new Set<string>() };

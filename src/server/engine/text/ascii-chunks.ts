@@ -15,7 +15,7 @@
  * that matches at a position wins. `test/engine-text/ascii-chunks.test.ts` compares this with the
  * expression itself on many random texts.
  */
-import { isSpace } from './whitespace.ts';
+import { isAsciiDigit as isDigit, isSpace } from './characters.ts';
 
 function isUpper(code: number): boolean {
   return code >= 65 && code <= 90;
@@ -23,10 +23,6 @@ function isUpper(code: number): boolean {
 
 function isLower(code: number): boolean {
   return code >= 97 && code <= 122;
-}
-
-function isDigit(code: number): boolean {
-  return code >= 48 && code <= 57;
 }
 
 function isNewline(code: number): boolean {

@@ -4,7 +4,7 @@
  * expressions are enough for the answer to read as if it understood the question.
  */
 
-import { isSpace } from './whitespace.ts';
+import { isAscii, isAsciiAlphanumeric, isAsciiDigit as isDigit, isSpace } from './characters.ts';
 
 export type Intent =
   | 'greeting'
@@ -235,10 +235,6 @@ function allDigits(word: string): boolean {
   return /^\p{N}+$/u.test(word);
 }
 
-function isDigit(code: number): boolean {
-  return code >= 48 && code <= 57;
-}
-
 /**
  * The numbers written in a text: `text.match(/-?\d+(?:\.\d+)?/g)`, as numbers (finite ones), found by
  * hand; an id full of digits would otherwise cost an array per match.
@@ -277,10 +273,6 @@ function isTwoCapitals(word: string): boolean {
   return /^\p{Lu}{2}$/u.test(word);
 }
 
-function isAsciiAlphanumeric(code: number): boolean {
-  return (code >= 48 && code <= 57) || ((code | 0x20) >= 97 && (code | 0x20) <= 122);
-}
-
 /**
  * Calls `visit` with each match of WORD in `text` and where it starts. In ASCII text, where a letter or
  * number is A–Z, a–z or 0–9, the words are found by hand: the expression's matches cost an array each.
@@ -289,12 +281,10 @@ function isAsciiAlphanumeric(code: number): boolean {
  * forEachWord("Ada's co-op, 1833", console.log); // "Ada's" 0, 'co-op' 6, '1833' 13
  */
 export function forEachWord(text: string, visit: (word: string, start: number) => void): void {
-  for (let i = 0; i < text.length; i++) {
-    if (text.charCodeAt(i) > 127) {
-      WORD.lastIndex = 0;
-      for (let match = WORD.exec(text); match !== null; match = WORD.exec(text)) visit(match[0], match.index);
-      return;
-    }
+  if (!isAscii(text)) {
+    WORD.lastIndex = 0;
+    for (let match = WORD.exec(text); match !== null; match = WORD.exec(text)) visit(match[0], match.index);
+    return;
   }
   let i = 0;
   while (i < text.length) {

@@ -10,7 +10,7 @@
 import { countTokens as countWithLibrary, decode, decodeGenerator, encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { forEachAsciiChunk } from './ascii-chunks.ts';
 import { Generations } from './generations.ts';
-import { isSpace } from './whitespace.ts';
+import { isAscii, isAsciiAlphanumeric, isAsciiDigit, isSpace } from './characters.ts';
 
 // Text from callers is plain text: `<|endoftext|>` in a message is characters, not a control token.
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
@@ -116,10 +116,6 @@ function forEachSegment(text: string, visit: (segment: string) => void): void {
   visit(start === 0 ? text : text.slice(start));
 }
 
-function isAsciiAlphanumeric(code: number): boolean {
-  return (code >= 48 && code <= 57) || ((code | 0x20) >= 97 && (code | 0x20) <= 122);
-}
-
 /**
  * Visits `text.slice(start, end)`, with a final run of marks on its own when a letter or digit comes
  * before it (`' moon.'` as `' moon'` and `'.'`): the word then shares its tokens with the same word
@@ -144,12 +140,6 @@ function forEachWord(text: string, visit: (word: string) => void): void {
     }
   }
   visitWord(text, start, text.length, visit);
-}
-
-/** True when every character is ASCII: then every token is whole characters, and a piece of its own. */
-function isAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 127) return false;
-  return true;
 }
 
 /**
@@ -196,10 +186,6 @@ function digitTailStart(word: string): number {
   let start = word.length;
   while (start > 0 && isAsciiDigit(word.charCodeAt(start - 1))) start--;
   return start > 0 && start < word.length && !isSpace(word.charCodeAt(start - 1)) ? start : -1;
-}
-
-function isAsciiDigit(code: number): boolean {
-  return code >= 48 && code <= 57;
 }
 
 /**
