@@ -4,18 +4,26 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
+import { withDiscriminators } from './discriminators.ts';
 import { spec } from './spec.ts';
 
 const SPEC_ID = 'gateway';
 
-function createAjv(): Ajv2020 {
+/** An ajv with the contract's options and formats, and no schema yet. */
+export function newAjv(): Ajv2020 {
   // strict: false because the schema root is an OpenAPI document (keys such as `paths` and `info` are
   // not JSON Schema keywords); the schemas themselves are linted by Redocly.
   const ajv = new Ajv2020({ strict: false, allErrors: true, discriminator: true });
   // ajv-formats is CommonJS: its plugin is the default export under Node and `.default` under bundlers.
   const addFormats = (formats as unknown as { default?: typeof formats }).default ?? formats;
   (addFormats as unknown as (a: Ajv2020) => void)(ajv);
-  ajv.addSchema({ ...spec, $id: SPEC_ID });
+  return ajv;
+}
+
+function createAjv(): Ajv2020 {
+  const ajv = newAjv();
+  // Tagged unions are validated by their tag (see discriminators.ts): the same verdicts, far faster.
+  ajv.addSchema({ ...withDiscriminators(spec).document, $id: SPEC_ID });
   return ajv;
 }
 
