@@ -1,11 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalDigest, canonicalJson, hashCanonical, hashString, Rng } from '../../src/server/engine/text/random.ts';
+import { canonicalDigest, canonicalJson, hashCanonical, hashString, Rng, sortedKeys } from '../../src/server/engine/text/random.ts';
 import { GOLDEN_CHAT_REQUESTS, GOLDEN_PROMPT_REQUESTS } from './golden-requests.ts';
 
 describe('canonicalJson', () => {
   it('sorts keys at every depth and drops undefined members', () => {
     expect(canonicalJson({ b: 1, a: { d: [1, { z: 0, y: null }], c: undefined } })).toBe('{"a":{"d":[1,{"y":null,"z":0}]},"b":1}');
     expect(canonicalJson({ x: 1, y: 2 })).toBe(canonicalJson({ y: 2, x: 1 }));
+  });
+});
+
+describe('sortedKeys', () => {
+  it('orders keys as sort() does, by hand for small objects and by sort() for large ones', () => {
+    const rng = new Rng(5);
+    const alphabet = ['a', 'B', 'é', '_', '1', '😀', '\ud800', 'aa', ''];
+    for (let round = 0; round < 500; round++) {
+      const record: Record<string, number> = {};
+      const size = rng.int(0, 40); // both sides of the hand-sorted limit
+      for (let i = 0; i < size; i++) record[Array.from({ length: rng.int(1, 3) }, () => rng.pick(alphabet)).join('')] = i;
+      expect(sortedKeys(record)).toEqual(Object.keys(record).sort());
+    }
   });
 });
 

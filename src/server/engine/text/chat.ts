@@ -30,15 +30,18 @@ export interface ChatToolCall {
   name: string;
   /** JSON text; with finishReason `tool_calls` it validates against the function's `parameters`. */
   arguments: string;
-  /** Pieces that concatenate to `arguments`, one per token. */
-  argumentPieces: string[];
+  /** Pieces that concatenate to `arguments`, one per token; made when first read (see `limitTokens`). */
+  readonly argumentPieces: string[];
 }
 
 export interface ChatAnswer {
   /** null when the answer is only tool calls */
   content: string | null;
-  /** the content split into pieces, one per token, that concatenate to exactly `content` */
-  contentPieces: string[];
+  /**
+   * The content split into pieces, one per token, that concatenate to exactly `content`; made when first
+   * read (only a streamed answer needs them; see `limitTokens`).
+   */
+  readonly contentPieces: string[];
   toolCalls: ChatToolCall[];
   finishReason: 'stop' | 'length' | 'tool_calls';
   promptTokens: number;
@@ -86,7 +89,14 @@ function toolCallAnswer(
     const limited = limitTokens(argumentsText, Math.max(budget, 0));
     budget -= limited.tokenCount;
     used += nameTokens + limited.tokenCount;
-    toolCalls.push({ id, name: fn.name, arguments: limited.text, argumentPieces: limited.pieces });
+    toolCalls.push({
+      id,
+      name: fn.name,
+      arguments: limited.text,
+      get argumentPieces() {
+        return limited.pieces;
+      },
+    });
     if (limited.truncated) {
       truncated = true;
       break;
@@ -129,7 +139,9 @@ export function answerChat(request: ChatRequest, seed: RequestSeed = chatSeed(re
   const limited = limitTokens(text, request.maxTokens ?? null);
   return {
     content: limited.text,
-    contentPieces: limited.pieces,
+    get contentPieces() {
+      return limited.pieces;
+    },
     toolCalls: [],
     finishReason: limited.truncated ? 'length' : 'stop',
     promptTokens,

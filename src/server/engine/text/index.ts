@@ -1,8 +1,8 @@
 /**
  * The deterministic text engine of the reference server: chat answers (text or tool calls), prompt
  * continuations and token counts. The server handles HTTP, ids and streaming; this module only decides
- * what the model says. Answers are memoised (and therefore frozen): the same request gives the very
- * same answer object.
+ * what the model says. Answers to requests seen again are memoised (and therefore frozen): from its
+ * second time on, the same request gives the very same answer object (memo.ts).
  */
 import { answerChat as answerChatFresh, chatSeed, type ChatAnswer, type ChatRequest } from './chat.ts';
 import { AnswerMemo } from './memo.ts';

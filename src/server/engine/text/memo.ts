@@ -8,6 +8,12 @@
  * confirmed by comparing the request with the one remembered, so two requests whose hashes collide each
  * get their own answer. The memo keeps the request objects it answered and relies on nobody changing them
  * afterwards (the server's come from JSON.parse and are only read).
+ *
+ * An answer is remembered the second time its request is seen, not the first: most requests are never
+ * sent again, and remembering one costs more than its lookup. Its answer and request outlive V8's young
+ * generation and are copied into the old one, and freezing walks every token piece. A request seen once
+ * leaves only its hash behind (a small integer in a table of them), so traffic that never repeats pays for
+ * none of that, and a repeated request is computed twice before it is answered from the memo.
  */
 import { Generations } from './generations.ts';
 import type { CanonicalDigest } from './random.ts';
@@ -21,6 +27,8 @@ export const MAX_KEY_CHARS = 16_384;
  * (in interleaved benchmark runs, 32 per generation cost 5–10% less CPU per distinct request than 256).
  */
 export const ANSWERS_PER_GENERATION = 64;
+/** Hashes of requests seen once, per generation: cheap to keep, so many more than answers. */
+export const SIGHTINGS_PER_GENERATION = 1024;
 
 /** What identifies an answer: everything its seed is made of, and the `max_tokens` it was cut to. */
 export interface MemoKey {
@@ -80,18 +88,30 @@ export function sameJson(a: unknown, b: unknown): boolean {
  */
 export class AnswerMemo<R> {
   private readonly entries: Generations<number, Entry<R>>;
+  /** Slots of requests seen once, folded to 32 bits (small integers in V8, not boxed numbers). */
+  private readonly sightings: Generations<number, true>;
 
-  constructor(perGeneration = ANSWERS_PER_GENERATION) {
+  constructor(perGeneration = ANSWERS_PER_GENERATION, sightingsPerGeneration = SIGHTINGS_PER_GENERATION) {
     this.entries = new Generations(perGeneration);
+    this.sightings = new Generations(sightingsPerGeneration);
   }
 
-  /** The answer remembered for an equal key, or `compute()`'s, frozen and remembered. */
+  /**
+   * The answer remembered for an equal key; else `compute()`'s, frozen and remembered when this key was
+   * seen before, and as it is (unshared, so not frozen) the first time.
+   */
   answer(key: MemoKey, compute: () => R): R {
     if (key.digest.length > MAX_KEY_CHARS) return compute();
     // Another max_tokens is another answer: it moves the slot (any mix will do, hits are confirmed).
     const slot = key.maxTokens === null ? key.digest.hash : key.digest.hash + (key.maxTokens + 1) * 0x9e3779b1;
     const hit = this.entries.get(slot);
     if (hit !== undefined && hit.maxTokens === key.maxTokens && sameJson(hit.material, key.material)) return hit.answer;
+    // A folded slot shared by two requests only makes one of them remembered a sighting early.
+    const sighting = slot | 0;
+    if (this.sightings.get(sighting) === undefined) {
+      this.sightings.set(sighting, true);
+      return compute();
+    }
     const answer = deepFreeze(compute());
     this.entries.set(slot, { material: key.material, maxTokens: key.maxTokens, answer });
     return answer;

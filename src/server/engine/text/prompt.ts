@@ -17,8 +17,8 @@ export interface PromptRequest {
 
 export interface PromptAnswer {
   text: string;
-  /** Pieces, one per token, that concatenate to exactly `text`. */
-  pieces: string[];
+  /** Pieces, one per token, that concatenate to exactly `text`; made when first read (see `limitTokens`). */
+  readonly pieces: string[];
   finishReason: 'stop' | 'length';
   promptTokens: number;
   completionTokens: number;
@@ -47,7 +47,9 @@ export function completePrompt(request: PromptRequest, seed: RequestSeed = promp
   const limited = limitTokens(composeContinuation(request.prompt, subject, rng), request.maxTokens ?? null);
   return {
     text: limited.text,
-    pieces: limited.pieces,
+    get pieces() {
+      return limited.pieces;
+    },
     finishReason: limited.truncated ? 'length' : 'stop',
     promptTokens: countTokens(request.prompt),
     completionTokens: limited.tokenCount,

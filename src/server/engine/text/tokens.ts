@@ -318,7 +318,8 @@ export function textPieces(text: string): TokenPieces & { count: number } {
 /** Text built from at most `limit` tokens, with its pieces and the number of tokens spent. */
 export interface TokenText {
   text: string;
-  pieces: string[];
+  /** Made when first read when the text was not cut (see `limitTokens`), then kept. */
+  readonly pieces: string[];
   tokenCount: number;
   truncated: boolean;
 }
@@ -328,16 +329,33 @@ export interface TokenText {
  * When the cut falls inside a character split over several tokens, that character is left out but its
  * tokens still count, as they were generated.
  *
+ * A text that is not cut is only counted here, and its pieces are made when they are first read: only a
+ * streamed answer needs them, and copying a piece per token into new arrays costs about as much as the
+ * count itself. They are the same pieces either way, made from the same remembered segments.
+ *
  * @example
  * limitTokens('Hello brave new world', 2); // { text: 'Hello brave', pieces: ['Hello', ' brave'], tokenCount: 2, truncated: true }
  */
 export function limitTokens(text: string, limit: number | null): TokenText {
-  const { pieces, ends, count: tokenCount } = textPieces(text);
-  if (limit === null || tokenCount <= limit) {
-    return { text, pieces, tokenCount, truncated: false };
-  }
+  const tokenCount = countTokens(text);
+  if (limit === null || tokenCount <= limit) return wholeText(text, tokenCount);
+  const { pieces, ends } = textPieces(text);
   let kept = 0;
   while (kept < ends.length && (ends[kept] as number) <= limit) kept++;
   const keptPieces = pieces.slice(0, kept);
   return { text: keptPieces.join(''), pieces: keptPieces, tokenCount: limit, truncated: true };
+}
+
+/** A whole text and its count, with its pieces made on first reading. */
+function wholeText(text: string, tokenCount: number): TokenText {
+  let pieces: string[] | undefined;
+  return {
+    text,
+    tokenCount,
+    truncated: false,
+    get pieces() {
+      pieces ??= textPieces(text).pieces;
+      return pieces;
+    },
+  };
 }
