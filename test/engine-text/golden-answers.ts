@@ -19,9 +19,20 @@ function attempt(fn: () => unknown): unknown {
   }
 }
 
+/** Pieces are made when first read (a getter), so they are named here to be stored and compared. */
 export function goldenAnswers(): GoldenAnswers {
   return {
-    chat: GOLDEN_CHAT_REQUESTS.map((request) => attempt(() => answerChat(request))),
-    prompt: GOLDEN_PROMPT_REQUESTS.map((request) => attempt(() => completePrompt(request))),
+    chat: GOLDEN_CHAT_REQUESTS.map((request) =>
+      attempt(() => {
+        const answer = answerChat(request);
+        return { ...answer, contentPieces: answer.contentPieces };
+      }),
+    ),
+    prompt: GOLDEN_PROMPT_REQUESTS.map((request) =>
+      attempt(() => {
+        const answer = completePrompt(request);
+        return { ...answer, pieces: answer.pieces };
+      }),
+    ),
   };
 }

@@ -11,7 +11,7 @@ import { requestSeed, STREAM, type RequestSeed } from './request-seed.ts';
 import { analyseSubject, type Subject } from './subject.ts';
 import { generateArguments } from './tool-arguments.ts';
 import { chooseTools } from './tool-choice.ts';
-import { countTokens, limitTokens } from './tokens.ts';
+import { countTokens, limitTokens, type TokenText } from './tokens.ts';
 
 export interface ChatRequest {
   model: string;
@@ -30,8 +30,8 @@ export interface ChatToolCall {
   name: string;
   /** JSON text; with finishReason `tool_calls` it validates against the function's `parameters`. */
   arguments: string;
-  /** Pieces that concatenate to `arguments`, one per token; made when first read (see `limitTokens`). */
-  readonly argumentPieces: string[];
+  /** Pieces that concatenate to `arguments`, one per token. */
+  argumentPieces: readonly string[];
 }
 
 export interface ChatAnswer {
@@ -41,7 +41,7 @@ export interface ChatAnswer {
    * The content split into pieces, one per token, that concatenate to exactly `content`; made when first
    * read (only a streamed answer needs them; see `limitTokens`).
    */
-  readonly contentPieces: string[];
+  readonly contentPieces: readonly string[];
   toolCalls: ChatToolCall[];
   finishReason: 'stop' | 'length' | 'tool_calls';
   promptTokens: number;
@@ -89,14 +89,8 @@ function toolCallAnswer(
     const limited = limitTokens(argumentsText, Math.max(budget, 0));
     budget -= limited.tokenCount;
     used += nameTokens + limited.tokenCount;
-    toolCalls.push({
-      id,
-      name: fn.name,
-      arguments: limited.text,
-      get argumentPieces() {
-        return limited.pieces;
-      },
-    });
+    // Tool calls are rare and their arguments short: their pieces are made at once.
+    toolCalls.push({ id, name: fn.name, arguments: limited.text, argumentPieces: limited.pieces });
     if (limited.truncated) {
       truncated = true;
       break;
@@ -136,15 +130,28 @@ export function answerChat(request: ChatRequest, seed: RequestSeed = chatSeed(re
     lastRole === 'tool'
       ? composeToolAnswer(trailingToolResults(views), subject, rng)
       : composeAnswer(subject, rng, lastUserImages(views));
-  const limited = limitTokens(text, request.maxTokens ?? null);
-  return {
-    content: limited.text,
-    get contentPieces() {
-      return limited.pieces;
-    },
-    toolCalls: [],
-    finishReason: limited.truncated ? 'length' : 'stop',
-    promptTokens,
-    completionTokens: limited.tokenCount,
-  };
+  return new TextAnswer(limitTokens(text, request.maxTokens ?? null), promptTokens);
+}
+
+/** A text answer, whose pieces are made when first read (a class: see `WholeText` in tokens.ts). */
+class TextAnswer implements ChatAnswer {
+  readonly content: string;
+  readonly toolCalls: ChatToolCall[] = [];
+  readonly finishReason: 'stop' | 'length';
+  readonly completionTokens: number;
+  readonly #text: TokenText;
+
+  constructor(
+    text: TokenText,
+    readonly promptTokens: number,
+  ) {
+    this.content = text.text;
+    this.finishReason = text.truncated ? 'length' : 'stop';
+    this.completionTokens = text.tokenCount;
+    this.#text = text;
+  }
+
+  get contentPieces(): readonly string[] {
+    return this.#text.pieces;
+  }
 }

@@ -10,8 +10,8 @@
  * afterwards (the server's come from JSON.parse and are only read).
  *
  * An answer is remembered the second time its request is seen, not the first: most requests are never
- * sent again, and remembering one costs more than its lookup. Its answer and request outlive V8's young
- * generation and are copied into the old one, and freezing walks every token piece. A request seen once
+ * sent again, and remembering one costs more than its lookup: its answer and request outlive V8's young
+ * generation and are copied into the old one, and the answer is walked to be frozen. A request seen once
  * leaves only its hash behind (a small integer in a table of them), so traffic that never repeats pays for
  * none of that, and a repeated request is computed twice before it is answered from the memo.
  */

@@ -5,7 +5,7 @@ import { composeContinuation } from './compose.ts';
 import { Rng } from './random.ts';
 import { requestSeed, type RequestSeed } from './request-seed.ts';
 import { analyseSubject } from './subject.ts';
-import { countTokens, limitTokens } from './tokens.ts';
+import { countTokens, limitTokens, type TokenText } from './tokens.ts';
 
 export interface PromptRequest {
   model: string;
@@ -18,7 +18,7 @@ export interface PromptRequest {
 export interface PromptAnswer {
   text: string;
   /** Pieces, one per token, that concatenate to exactly `text`; made when first read (see `limitTokens`). */
-  readonly pieces: string[];
+  readonly pieces: readonly string[];
   finishReason: 'stop' | 'length';
   promptTokens: number;
   completionTokens: number;
@@ -45,13 +45,27 @@ export function completePrompt(request: PromptRequest, seed: RequestSeed = promp
   const subject = analyseSubject(request.prompt);
   const rng = new Rng(seed.text.hash);
   const limited = limitTokens(composeContinuation(request.prompt, subject, rng), request.maxTokens ?? null);
-  return {
-    text: limited.text,
-    get pieces() {
-      return limited.pieces;
-    },
-    finishReason: limited.truncated ? 'length' : 'stop',
-    promptTokens: countTokens(request.prompt),
-    completionTokens: limited.tokenCount,
-  };
+  return new Continuation(limited, countTokens(request.prompt));
+}
+
+/** A continuation, whose pieces are made when first read (a class: see `WholeText` in tokens.ts). */
+class Continuation implements PromptAnswer {
+  readonly text: string;
+  readonly finishReason: 'stop' | 'length';
+  readonly completionTokens: number;
+  readonly #text: TokenText;
+
+  constructor(
+    text: TokenText,
+    readonly promptTokens: number,
+  ) {
+    this.text = text.text;
+    this.finishReason = text.truncated ? 'length' : 'stop';
+    this.completionTokens = text.tokenCount;
+    this.#text = text;
+  }
+
+  get pieces(): readonly string[] {
+    return this.#text.pieces;
+  }
 }

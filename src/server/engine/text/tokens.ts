@@ -318,8 +318,11 @@ export function textPieces(text: string): TokenPieces & { count: number } {
 /** Text built from at most `limit` tokens, with its pieces and the number of tokens spent. */
 export interface TokenText {
   text: string;
-  /** Made when first read when the text was not cut (see `limitTokens`), then kept. */
-  readonly pieces: string[];
+  /**
+   * Made when first read when the text was not cut (see `limitTokens`), then kept; frozen, since a
+   * remembered answer shares them with every reader.
+   */
+  readonly pieces: readonly string[];
   tokenCount: number;
   truncated: boolean;
 }
@@ -343,19 +346,28 @@ export function limitTokens(text: string, limit: number | null): TokenText {
   let kept = 0;
   while (kept < ends.length && (ends[kept] as number) <= limit) kept++;
   const keptPieces = pieces.slice(0, kept);
-  return { text: keptPieces.join(''), pieces: keptPieces, tokenCount: limit, truncated: true };
+  return { text: keptPieces.join(''), pieces: Object.freeze(keptPieces), tokenCount: limit, truncated: true };
 }
 
-/** A whole text and its count, with its pieces made on first reading. */
+/**
+ * A whole text and its count, with its pieces made on first reading. A class, not an object literal with
+ * a getter: V8 builds such a literal through its runtime, a few microseconds on every answer.
+ */
+class WholeText implements TokenText {
+  readonly truncated = false;
+  #pieces: readonly string[] | undefined;
+
+  constructor(
+    readonly text: string,
+    readonly tokenCount: number,
+  ) {}
+
+  get pieces(): readonly string[] {
+    this.#pieces ??= Object.freeze(textPieces(this.text).pieces);
+    return this.#pieces;
+  }
+}
+
 function wholeText(text: string, tokenCount: number): TokenText {
-  let pieces: string[] | undefined;
-  return {
-    text,
-    tokenCount,
-    truncated: false,
-    get pieces() {
-      pieces ??= textPieces(text).pieces;
-      return pieces;
-    },
-  };
+  return new WholeText(text, tokenCount);
 }
