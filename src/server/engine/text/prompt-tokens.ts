@@ -17,6 +17,9 @@ export const TOKENS_PER_IMAGE = 85;
 export const TOOLS_OVERHEAD_TOKENS = 12;
 export const TOKENS_PER_FUNCTION = 8;
 
+/** The roles' own tokens, counted once: every message has a role, and there are four of them. */
+const roleTokens = new Map(['system', 'user', 'assistant', 'tool'].map((role) => [role, countTokens(role)]));
+
 /** The fields of a function definition that reach the model. */
 export interface FunctionDefinition {
   name: string;
@@ -33,7 +36,7 @@ export interface FunctionDefinition {
 export function countPromptTokens(views: readonly MessageView[], functions: readonly FunctionDefinition[]): number {
   let total = REPLY_PRIMING_TOKENS;
   for (const view of views) {
-    total += TOKENS_PER_MESSAGE + countTokens(view.role);
+    total += TOKENS_PER_MESSAGE + (roleTokens.get(view.role) ?? countTokens(view.role));
     for (const part of view.textParts) total += countTokens(part);
     total += view.imageCount * TOKENS_PER_IMAGE;
     if (view.name !== null) total += TOKENS_PER_NAME + countTokens(view.name);

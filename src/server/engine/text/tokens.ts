@@ -85,18 +85,30 @@ const MAX_SEGMENT_CHARS = 400;
  */
 const SEGMENTS_PER_GENERATION = 4096;
 
-interface Segment {
+/**
+ * The token count of each segment and word met recently. Every answer and prompt is counted, so this is
+ * the table looked up most, and its values are small integers: a lookup reads no other object.
+ */
+const counts = new Generations<string, number>(SEGMENTS_PER_GENERATION);
+
+/** A segment or word cut into token pieces; `ends[i]` is the number of tokens once `pieces[i]` is complete. */
+interface Pieces {
   count: number;
-  /** Present once the pieces were asked for (counting alone does not need them). */
-  pieces?: readonly string[];
-  ends?: readonly number[];
+  pieces: readonly string[];
+  ends: readonly number[];
 }
 
-const segments = new Generations<string, Segment>(SEGMENTS_PER_GENERATION);
+/** The pieces of each segment and word met recently in a streamed answer (only streaming needs them). */
+const pieceCache = new Generations<string, Pieces>(SEGMENTS_PER_GENERATION);
 
-function remember(text: string, segment: Segment): Segment {
-  if (text.length <= MAX_SEGMENT_CHARS) segments.set(text, segment);
-  return segment;
+function rememberCount(text: string, count: number): number {
+  if (text.length <= MAX_SEGMENT_CHARS) counts.set(text, count);
+  return count;
+}
+
+function rememberPieces(text: string, pieces: Pieces): Pieces {
+  if (text.length <= MAX_SEGMENT_CHARS) pieceCache.set(text, pieces);
+  return pieces;
 }
 
 /** `.` `,` `!` `?` `:` `;`: a space after one of these starts a new segment. */
@@ -194,7 +206,7 @@ function digitTailStart(word: string): number {
  * its stem, remembered as a word of its own, and its digits: the next id of the same kind costs one lookup
  * for the stem.
  */
-function wordPieces(word: string): Segment {
+function wordPieces(word: string): Pieces {
   if (!isAscii(word)) {
     const tokens = encodeText(word);
     return { count: tokens.length, ...toPieces(tokens) };
@@ -202,11 +214,9 @@ function wordPieces(word: string): Segment {
   const tail = digitTailStart(word);
   if (tail > 0) {
     const stem = word.slice(0, tail);
-    let known = segments.get(stem);
-    if (known?.pieces === undefined) known = remember(stem, wordPieces(stem));
-    const { pieces: stemPieces, ends: stemEnds } = known as Required<Segment>;
-    const pieces = stemPieces.slice();
-    const ends = stemEnds.slice();
+    const known = pieceCache.get(stem) ?? rememberPieces(stem, wordPieces(stem));
+    const pieces = known.pieces.slice();
+    const ends = known.ends.slice();
     const digits = encodeAscii(word.slice(tail));
     for (let i = 0; i < digits.length; i++) {
       pieces.push(asciiTokenText(digits[i] as number));
@@ -224,47 +234,58 @@ function wordPieces(word: string): Segment {
   return { count: tokens.length, pieces, ends };
 }
 
+/** `wordPieces(word).count`, without the pieces: the same stem and digits, counted. */
+function wordCount(word: string): number {
+  if (!isAscii(word)) return countWithLibrary(word, PLAIN_TEXT);
+  const tail = digitTailStart(word);
+  if (tail > 0) {
+    const stem = word.slice(0, tail);
+    const stemCount = counts.get(stem) ?? rememberCount(stem, wordCount(stem));
+    return stemCount + encodeAscii(word.slice(tail)).length;
+  }
+  return encodeAscii(word).length;
+}
+
 function countSegment(text: string): number {
-  const known = segments.get(text);
-  if (known !== undefined) return known.count;
+  const known = counts.get(text);
+  if (known !== undefined) return known;
   let count = 0;
   let allKnown = true;
   forEachWord(text, (word) => {
-    const knownWord = segments.get(word);
-    if (knownWord !== undefined) count += knownWord.count;
+    const knownWord = counts.get(word);
+    if (knownWord !== undefined) count += knownWord;
     else {
       allKnown = false;
-      // An ASCII word gets its pieces at once, for the same cost: a word of the prompt (a name, an id)
-      // is often echoed in the answer, whose pieces are needed.
-      count += remember(word, isAscii(word) ? wordPieces(word) : { count: countWithLibrary(word, PLAIN_TEXT) }).count;
+      count += rememberCount(word, wordCount(word));
     }
   });
-  if (allKnown) remember(text, { count });
+  if (allKnown) rememberCount(text, count);
   return count;
 }
 
-/** Appends the pieces of a word to `out`, its ends shifted by `offset`; returns its token count. */
-function appendWord(word: string, out: TokenPieces, offset: number): { count: number; known: boolean } {
-  let segment = segments.get(word);
-  const known = segment?.pieces !== undefined;
-  if (!known) segment = remember(word, wordPieces(word));
-  const { pieces, ends } = segment as Required<Segment>;
+/** Appends pieces to `out`, their ends shifted by `offset`. */
+function append(known: Pieces, out: TokenPieces, offset: number): void {
+  const { pieces, ends } = known;
   for (let i = 0; i < pieces.length; i++) {
     out.pieces.push(pieces[i] as string);
     out.ends.push(offset + (ends[i] as number));
   }
-  return { count: (segment as Segment).count, known };
+}
+
+/** Appends the pieces of a word to `out`, its ends shifted by `offset`; returns its token count. */
+function appendWord(word: string, out: TokenPieces, offset: number): { count: number; known: boolean } {
+  let known = pieceCache.get(word);
+  const wasKnown = known !== undefined;
+  known ??= rememberPieces(word, wordPieces(word));
+  append(known, out, offset);
+  return { count: known.count, known: wasKnown };
 }
 
 /** Appends the pieces of a segment to `out`, its ends shifted by `offset`; returns its token count. */
 function appendSegment(text: string, out: TokenPieces, offset: number): number {
-  const known = segments.get(text);
-  if (known?.pieces !== undefined) {
-    const { pieces, ends } = known as Required<Segment>;
-    for (let i = 0; i < pieces.length; i++) {
-      out.pieces.push(pieces[i] as string);
-      out.ends.push(offset + (ends[i] as number));
-    }
+  const known = pieceCache.get(text);
+  if (known !== undefined) {
+    append(known, out, offset);
     return known.count;
   }
   const first = out.pieces.length;
@@ -278,7 +299,7 @@ function appendSegment(text: string, out: TokenPieces, offset: number): number {
   if (allKnown) {
     const ends = out.ends.slice(first);
     for (let i = 0; i < ends.length; i++) ends[i] = (ends[i] as number) - offset;
-    remember(text, { count, pieces: out.pieces.slice(first), ends });
+    rememberPieces(text, { count, pieces: out.pieces.slice(first), ends });
   }
   return count;
 }
