@@ -75,10 +75,15 @@ function stanzas(lines: readonly string[], rng: Rng): string[][] {
   return shuffled(out, rng);
 }
 
-function estimateTokens(parts: readonly string[]): number {
+/** The characters of parts joined by one character each (and one after the last). */
+function charCount(parts: readonly string[]): number {
   let chars = 0;
   for (const part of parts) chars += part.length + 1;
-  return chars / CHARS_PER_TOKEN;
+  return chars;
+}
+
+function estimateTokens(parts: readonly string[]): number {
+  return charCount(parts) / CHARS_PER_TOKEN;
 }
 
 function slotsFor(subject: Subject): Slots {
@@ -105,15 +110,18 @@ export function composeAnswer(subject: Subject, rng: Rng, imageCount: number): s
   const intro = imageCount > 0 ? [rng.pick(IMAGE_SENTENCES), opener] : [opener];
 
   // Steps keep their order and poems come in whole stanzas; prose is shuffled so each seed reads differently.
-  const units: string[][] =
-    bank.listStyle === 'lines'
-      ? stanzas(bank.body, rng)
-      : (bank.listStyle ? bank.body.filter(() => rng.chance(0.8)) : shuffled(bank.body, rng)).map((s) => [s]);
+  const units: ReadonlyArray<string | readonly string[]> =
+    bank.listStyle === 'lines' ? stanzas(bank.body, rng) : bank.listStyle ? bank.body.filter(() => rng.chance(0.8)) : shuffled(bank.body, rng);
   const body: string[] = [];
+  // The characters of intro, body and closer so far, kept as a sum rather than recounted for each sentence.
+  let chars = charCount(intro) + charCount([closer]);
   for (const unit of units) {
-    if (body.length > 0 && estimateTokens([...intro, ...body, closer]) >= target) break;
-    if (body.length === 0 && !bank.listStyle && estimateTokens([...intro, closer]) >= target) break;
-    body.push(...unit.map((sentence) => fill(sentence, slots)));
+    if (chars / CHARS_PER_TOKEN >= target && (body.length > 0 || !bank.listStyle)) break;
+    for (const sentence of typeof unit === 'string' ? [unit] : unit) {
+      const filled = fill(sentence, slots);
+      body.push(filled);
+      chars += filled.length + 1;
+    }
   }
 
   switch (bank.listStyle) {
