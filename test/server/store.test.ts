@@ -47,3 +47,18 @@ describe('the SQLite store', () => {
     b.close();
   });
 });
+
+describe('both stores', () => {
+  it.each(['memory', 'sqlite'])('hand out copies of key records, without the hash (%s)', (kind) => {
+    const store = createStore(kind === 'memory' ? 'memory' : join(dir, 'records.sqlite'));
+    try {
+      const { record } = issueKey(store, 'Copies', 'pro');
+      const listed = store.listKeys().find((k) => k.id === record.id)!;
+      expect(Object.keys(listed).sort()).toEqual(['createdAt', 'demo', 'id', 'lastUsedAt', 'name', 'prefix', 'revokedAt', 'tier']);
+      listed.name = 'changed by a caller';
+      expect(store.listKeys().find((k) => k.id === record.id)!.name).toBe('Copies');
+    } finally {
+      store.close();
+    }
+  });
+});
