@@ -3,6 +3,7 @@
  * answers the last user message (or reports the tool results that end the conversation), cut to
  * `max_tokens` exactly.
  */
+import { AnswerText } from './answer-text.ts';
 import { composeAnswer, composeToolAnswer } from './compose.ts';
 import { lastUserText, trailingToolResults, viewMessage, type ChatMessage, type FunctionTool, type MessageView, type ToolChoice } from './messages.ts';
 import { countPromptTokens, type FunctionDefinition } from './prompt-tokens.ts';
@@ -133,25 +134,17 @@ export function answerChat(request: ChatRequest, seed: RequestSeed = chatSeed(re
   return new TextAnswer(limitTokens(text, request.maxTokens ?? null), promptTokens);
 }
 
-/** A text answer, whose pieces are made when first read (a class: see `WholeText` in tokens.ts). */
-class TextAnswer implements ChatAnswer {
+/** A text answer, whose pieces are made when first read (see answer-text.ts). */
+class TextAnswer extends AnswerText implements ChatAnswer {
   readonly content: string;
   readonly toolCalls: ChatToolCall[] = [];
-  readonly finishReason: 'stop' | 'length';
-  readonly completionTokens: number;
-  readonly #text: TokenText;
 
-  constructor(
-    text: TokenText,
-    readonly promptTokens: number,
-  ) {
+  constructor(text: TokenText, promptTokens: number) {
+    super(text, promptTokens);
     this.content = text.text;
-    this.finishReason = text.truncated ? 'length' : 'stop';
-    this.completionTokens = text.tokenCount;
-    this.#text = text;
   }
 
   get contentPieces(): readonly string[] {
-    return this.#text.pieces;
+    return this.tokenPieces();
   }
 }

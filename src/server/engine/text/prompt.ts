@@ -1,6 +1,7 @@
 /**
  * The text completion of `POST /v1/generation/prompt`: a continuation of one prompt, cut to `max_tokens`.
  */
+import { AnswerText } from './answer-text.ts';
 import { composeContinuation } from './compose.ts';
 import { Rng } from './random.ts';
 import { requestSeed, type RequestSeed } from './request-seed.ts';
@@ -48,24 +49,16 @@ export function completePrompt(request: PromptRequest, seed: RequestSeed = promp
   return new Continuation(limited, countTokens(request.prompt));
 }
 
-/** A continuation, whose pieces are made when first read (a class: see `WholeText` in tokens.ts). */
-class Continuation implements PromptAnswer {
+/** A continuation, whose pieces are made when first read (see answer-text.ts). */
+class Continuation extends AnswerText implements PromptAnswer {
   readonly text: string;
-  readonly finishReason: 'stop' | 'length';
-  readonly completionTokens: number;
-  readonly #text: TokenText;
 
-  constructor(
-    text: TokenText,
-    readonly promptTokens: number,
-  ) {
+  constructor(text: TokenText, promptTokens: number) {
+    super(text, promptTokens);
     this.text = text.text;
-    this.finishReason = text.truncated ? 'length' : 'stop';
-    this.completionTokens = text.tokenCount;
-    this.#text = text;
   }
 
   get pieces(): readonly string[] {
-    return this.#text.pieces;
+    return this.tokenPieces();
   }
 }
