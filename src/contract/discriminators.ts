@@ -17,6 +17,8 @@
  * implied: ajv's `discriminator` lets anything that is not an object through.
  */
 
+import { deref, escapePointer, spec } from './spec.ts';
+
 type Schema = Record<string, unknown>;
 
 /** A tagged union found in the spec: where its `oneOf` is, the tag, and each branch's value. */
@@ -30,17 +32,6 @@ function isSchema(value: unknown): value is Schema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function resolve(document: Schema, schema: Schema): Schema | undefined {
-  const ref = schema.$ref;
-  if (typeof ref !== 'string') return schema;
-  if (!ref.startsWith('#/')) return undefined;
-  let node: unknown = document;
-  for (const part of ref.slice(2).split('/')) {
-    node = isSchema(node) ? node[part.replaceAll('~1', '/').replaceAll('~0', '~')] : undefined;
-  }
-  return isSchema(node) ? node : undefined;
-}
-
 /** The branch's constant value of `tag`, when the branch requires it. */
 function tagValue(branch: Schema, tag: string): string | undefined {
   const properties = branch.properties;
@@ -51,18 +42,19 @@ function tagValue(branch: Schema, tag: string): string | undefined {
 }
 
 /** The tag of a `oneOf` schema and the value of each branch, when it is a tagged union. */
-function taggedUnion(document: Schema, schema: Schema): { tag: string; values: string[] } | undefined {
+function taggedUnion(schema: Schema): { tag: string; values: string[] } | undefined {
   const oneOf = schema.oneOf;
   if (!Array.isArray(oneOf) || oneOf.length < 2 || 'discriminator' in schema) return undefined;
   if (schema.type !== undefined && schema.type !== 'object') return undefined;
   // A sibling that judges the object's properties as a whole would see the added `properties` too.
   if ('unevaluatedProperties' in schema || 'additionalProperties' in schema) return undefined;
-  const branches = oneOf.map((member) => (isSchema(member) ? resolve(document, member) : undefined));
-  if (branches.some((branch) => branch === undefined || (branch.type !== undefined && branch.type !== 'object'))) return undefined;
-  const first = branches[0] as Schema;
+  // Branches are read from the spec itself: the copy being marked has the same content.
+  const branches = oneOf.map((member) => (isSchema(member) ? deref<unknown>(member) : undefined));
+  if (!branches.every((branch): branch is Schema => isSchema(branch) && (branch.type === undefined || branch.type === 'object'))) return undefined;
+  const first = branches[0]!;
   const candidates = isSchema(first.properties) ? Object.keys(first.properties).sort() : [];
   for (const tag of candidates) {
-    const values = branches.map((branch) => tagValue(branch as Schema, tag));
+    const values = branches.map((branch) => tagValue(branch, tag));
     if (values.every((value): value is string => value !== undefined) && new Set(values).size === values.length) {
       return { tag, values };
     }
@@ -71,14 +63,14 @@ function taggedUnion(document: Schema, schema: Schema): { tag: string; values: s
 }
 
 /**
- * A copy of an OpenAPI document in which every tagged union is marked for ajv, and where they are.
+ * A copy of the contract's spec in which every tagged union is marked for ajv, and where they are.
  *
  * @example
- * const { document, unions } = withDiscriminators(spec);
+ * const { document, unions } = withDiscriminators();
  * unions; // [{ pointer: '/components/schemas/ChatMessage', tag: 'role', values: ['system', 'user', 'assistant', 'tool'] }, …]
  */
-export function withDiscriminators<T extends object>(spec: T): { document: T; unions: TaggedUnion[] } {
-  const document = structuredClone(spec) as T & Schema;
+export function withDiscriminators(): { document: typeof spec; unions: TaggedUnion[] } {
+  const document = structuredClone(spec);
   const unions: TaggedUnion[] = [];
   const visit = (node: unknown, pointer: string): void => {
     if (Array.isArray(node)) {
@@ -86,8 +78,8 @@ export function withDiscriminators<T extends object>(spec: T): { document: T; un
       return;
     }
     if (!isSchema(node)) return;
-    for (const [key, child] of Object.entries(node)) visit(child, `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`);
-    const union = taggedUnion(document, node);
+    for (const [key, child] of Object.entries(node)) visit(child, `${pointer}/${escapePointer(key)}`);
+    const union = taggedUnion(node);
     if (!union) return;
     const properties = isSchema(node.properties) ? node.properties : {};
     const required = Array.isArray(node.required) ? node.required : [];

@@ -362,7 +362,7 @@ export interface TokenText {
  */
 export function limitTokens(text: string, limit: number | null): TokenText {
   const tokenCount = countTokens(text);
-  if (limit === null || tokenCount <= limit) return wholeText(text, tokenCount);
+  if (limit === null || tokenCount <= limit) return new WholeText(text, tokenCount);
   const { pieces, ends } = textPieces(text);
   let kept = 0;
   while (kept < ends.length && (ends[kept] as number) <= limit) kept++;
@@ -389,6 +389,3 @@ class WholeText implements TokenText {
   }
 }
 
-function wholeText(text: string, tokenCount: number): TokenText {
-  return new WholeText(text, tokenCount);
-}
