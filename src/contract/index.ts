@@ -4,6 +4,7 @@
  * validate through this module, so no schema is ever written twice by hand.
  */
 export { spec, specUrl, deref, canonicalPointer, escapePointer } from './spec.ts';
+export { resolveRef, resolvePointer, followRefs, isRef } from './refs.ts';
 export type { OpenApiDocument, OperationObject, ResponseObject, HeaderObject, ParameterObject, SchemaObject, MediaTypeObject } from './spec.ts';
 export { operations, getOperation, responseHeaders, acceptsScheme, isPublic } from './operations.ts';
 export type { Operation, HttpMethod } from './operations.ts';

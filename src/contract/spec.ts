@@ -4,6 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { packageFile } from '../package-root.ts';
+import { followRefs, isRef, unescapePointer } from './refs.ts';
+
+export { escapePointer } from './refs.ts';
 
 /** The parts of an OpenAPI 3.1 document this project reads; the rest stays untyped on purpose. */
 export interface OpenApiDocument {
@@ -64,23 +67,7 @@ export const spec: OpenApiDocument = JSON.parse(readFileSync(specUrl, 'utf8'));
 
 /** Follows a local `$ref` (`#/components/...`) to the object it names; other values are returned as they are. */
 export function deref<T>(value: Ref | T): T {
-  if (value && typeof value === 'object' && '$ref' in value && typeof value.$ref === 'string') {
-    const target = value.$ref
-      .replace(/^#\//, '')
-      .split('/')
-      .reduce<unknown>((node, key) => (node as Record<string, unknown>)?.[unescapePointer(key)], spec);
-    if (target === undefined) throw new Error(`Unresolved $ref ${value.$ref}`);
-    return deref(target as Ref | T);
-  }
-  return value as T;
-}
-
-export function unescapePointer(token: string): string {
-  return token.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
-export function escapePointer(token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1');
+  return followRefs<T>(spec, value);
 }
 
 /**
@@ -94,8 +81,8 @@ export function canonicalPointer(pointer: string): string {
   for (const token of pointer.split('/').slice(1)) {
     node = (node as Record<string, unknown>)?.[unescapePointer(token)];
     resolved += `/${token}`;
-    while (node && typeof node === 'object' && typeof (node as { $ref?: unknown }).$ref === 'string') {
-      resolved = (node as { $ref: string }).$ref.replace(/^#/, '');
+    while (isRef(node)) {
+      resolved = node.$ref.replace(/^#/, '');
       node = deref(node);
     }
   }
