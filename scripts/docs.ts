@@ -1,12 +1,14 @@
 /**
- * Builds the Redoc page of the contract: one self-contained HTML file (Redoc's script and its logo inlined,
- * so it works offline and from the file system), which the reference server serves at /docs.
+ * Builds the Redoc pages: one self-contained HTML file per description in redocly.yaml (Redoc's script and
+ * its logo inlined, so it works offline and from the file system). The reference server serves the
+ * contract's page at /docs and the admin API's at /docs/admin.
  *
- *   tsx scripts/docs.ts [--output dist/docs/index.html]
+ *   tsx scripts/docs.ts
  */
-import { parseArgs } from 'node:util';
+import { apiDescriptions } from './lib/apis.ts';
 import { buildDocsPage } from './lib/docs-page.ts';
 
-const { values } = parseArgs({ options: { output: { type: 'string', default: 'dist/docs/index.html' } } });
-buildDocsPage(values.output!);
-console.log(`Docs written to ${values.output}`);
+for (const api of apiDescriptions()) {
+  buildDocsPage(api.docs, `${api.generated}/openapi.json`);
+  console.log(`Docs written to ${api.docs}`);
+}

@@ -3,7 +3,7 @@
  * included, with the four demo keys (as `npm run conformance -- --profile full --destructive` runs it).
  */
 import { runConformance } from '../../src/conformance/run.ts';
-import { demoKeys } from '../../src/server/keys.ts';
+import { demoKeys } from '../../src/server/domain/keys.ts';
 
 export interface ConformanceTiming {
   durationS: number;

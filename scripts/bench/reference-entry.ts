@@ -13,8 +13,8 @@
  */
 import { parseArgs } from 'node:util';
 import { buildApp } from '../../src/server/app.ts';
-import { issueKey } from '../../src/server/keys.ts';
-import { createStore } from '../../src/server/store/index.ts';
+import { issueKey } from '../../src/server/domain/keys.ts';
+import { createStore } from '../../src/server/domain/store/index.ts';
 
 const { values } = parseArgs({
   options: {

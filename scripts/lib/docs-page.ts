@@ -42,18 +42,20 @@ export function offlinePage(html: string): string {
 }
 
 /**
- * Renders `generated/openapi.json` with `redocly build-docs` (options from redocly.yaml) into `output`,
- * made offline. The file is replaced at once, so a server reading it never sees half a page.
+ * Renders a bundled description (the contract's `generated/openapi.json` by default) with `redocly
+ * build-docs` (options from redocly.yaml) into `output`, made offline. The file is replaced at once, so a
+ * server reading it never sees half a page.
  *
  * @example
  *   buildDocsPage('dist/docs/index.html');
+ *   buildDocsPage('dist/docs/admin.html', 'generated/admin/openapi.json');
  */
-export function buildDocsPage(output = 'dist/docs/index.html'): string {
+export function buildDocsPage(output = 'dist/docs/index.html', bundle = 'generated/openapi.json'): string {
   const target = resolve(root, output);
   const dir = mkdtempSync(join(tmpdir(), 'gateway-docs-'));
   try {
     const built = join(dir, 'index.html');
-    execFileSync(bin('redocly'), ['build-docs', 'generated/openapi.json', '--inlineBundle', '--output', built], {
+    execFileSync(bin('redocly'), ['build-docs', bundle, '--inlineBundle', '--output', built], {
       cwd: root,
       stdio: ['ignore', 'ignore', 'pipe'],
     });

@@ -3,7 +3,7 @@
  * reference catalogue's models; a model the implementation does not have (or the key may not use) is
  * swapped for one from its own listing that offers the endpoint.
  */
-import { deref, type Operation, type Tier } from '../contract/index.ts';
+import { contract, type Operation, type Tier } from '../contract/index.ts';
 import type { Catalogue } from './catalogue.ts';
 import type { OutgoingRequest } from './http.ts';
 import { keyHeaders } from './keys.ts';
@@ -32,7 +32,7 @@ export function requestExamples(op: Operation): RequestExample[] {
   return Object.entries(media.examples ?? {}).map(([name, ex]) => ({
     name,
     query: { ...query },
-    body: structuredClone(deref<{ value: unknown }>(ex).value as Record<string, unknown>),
+    body: structuredClone(contract.deref<{ value: unknown }>(ex).value as Record<string, unknown>),
   }));
 }
 

@@ -2,7 +2,7 @@
  * The keys the suite was given, one per tier, and how the contract says to send them. Tier behaviour
  * cannot be tested without knowing a key's tier, so keys are always given with their tier.
  */
-import { spec, tierRank, tiers, type KeyTier } from '../contract/index.ts';
+import { contract, tierRank, tiers, type KeyTier } from '../contract/index.ts';
 
 export interface TierKey {
   tier: KeyTier;
@@ -37,6 +37,7 @@ export class KeyRing {
 export const keyTiers = tiers.filter((t): t is KeyTier => t !== 'free');
 
 // The scheme every operation accepts by default (the root `security`), not the dashboard's admin token.
+const spec = contract.spec;
 const defaultScheme = Object.keys(spec.security?.[0] ?? {})[0];
 const apiKeyScheme = defaultScheme ? spec.components.securitySchemes[defaultScheme] : undefined;
 /** The header the contract names for the API key (`x-api-key`). */

@@ -4,7 +4,7 @@
  * is closed. Each case starts from a valid body, changes one thing, and is kept only if ajv (the contract's
  * own validator) agrees it is now invalid. The seed picks the wrong values, so a failure reproduces.
  */
-import { canonicalPointer, validateQuery, validateRequestBody, type Operation } from '../contract/index.ts';
+import { contract, type Operation } from '../contract/index.ts';
 import { boundBreakers, wrongTypeValues } from './negative-values.ts';
 import { derive, pick, seeded, type Rng } from './rng.ts';
 import { isReferenceSchema, jsonType, resolve, typesOf } from './schema.ts';
@@ -54,20 +54,20 @@ export function negativeCases(
   const seen = new Set<string>();
   const media = op.raw.requestBody?.content['application/json'];
   if (media && base.body && typeof base.body === 'object') {
-    const pointer = canonicalPointer(`${op.pointer}/requestBody/content/application~1json/schema`);
+    const pointer = contract.canonicalPointer(`${op.pointer}/requestBody/content/application~1json/schema`);
     const drafts: Draft[] = [];
     walk(media.schema, base.body, [], pointer, false, rng, drafts);
     for (const d of drafts) {
       const body = structuredClone(base.body) as Record<string, unknown>;
       d.apply(body);
       const key = JSON.stringify(body);
-      if (seen.has(key) || validateRequestBody(op.operationId, body).ok) continue;
+      if (seen.has(key) || contract.validateRequestBody(op.operationId, body).ok) continue;
       seen.add(key);
       cases.push({ slug: d.slug, title: d.title, body, query: { ...base.query }, rule: d.rule, reference: d.reference, ...(d.message ? { message: d.message } : {}) });
     }
   }
   for (const p of op.parameters.filter((p) => p.in === 'query')) {
-    const rule = canonicalPointer(`${op.pointer}/parameters/${op.parameters.indexOf(p)}`);
+    const rule = contract.canonicalPointer(`${op.pointer}/parameters/${op.parameters.indexOf(p)}`);
     const variants: Array<[string, string, Record<string, string>]> = [];
     if (p.required) {
       const query = { ...base.query };
@@ -83,7 +83,7 @@ export function negativeCases(
       variants.push([`query-enum-${p.name}`, `query parameter '${p.name}' outside its enum`, { ...base.query, [p.name]: 'conformance-not-in-enum' }]);
     }
     for (const [slug, title, query] of variants) {
-      if (validateQuery(op.operationId, query).ok) continue;
+      if (contract.validateParameters(op.operationId, 'query', query).ok) continue;
       cases.push({ slug, title, body: base.body, query, rule: `#${rule}`, reference: false });
     }
   }

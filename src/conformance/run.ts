@@ -2,7 +2,7 @@
  * `runConformance(options)`: checks an implementation of the gateway API against the contract and
  * returns a report. The command line (`cli.ts`) is a thin layer over it.
  */
-import { getOperation, type KeyTier } from '../contract/index.ts';
+import { contract, type KeyTier } from '../contract/index.ts';
 import { Catalogue } from './catalogue.ts';
 import { ImageLedger, Skip, Tester, type Check, type RunContext } from './check.ts';
 import { createAgent, send } from './http.ts';
@@ -112,7 +112,7 @@ function checkBaseUrl(value: string): string {
 
 /** Reads the model listing (a public operation), which also proves the server is there. */
 async function readCatalogue(baseUrl: string, timeoutMs: number): Promise<Catalogue> {
-  const listing = getOperation('listModels');
+  const listing = contract.getOperation('listModels');
   const ex = await send(baseUrl, { method: listing.method, path: listing.path }, Math.min(timeoutMs, 10_000));
   if (!ex.response) throw new UnreachableError(`cannot reach ${baseUrl}: ${ex.error}`);
   return Catalogue.fromListing(ex.response.json);

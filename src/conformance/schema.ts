@@ -1,19 +1,12 @@
 /**
- * Reading the bundled spec's schemas: following `$ref`s, finding a property's schema, and telling whether
+ * Reading the contract's schemas: following `$ref`s (the contract's resolver), finding a property's schema, and telling whether
  * a schema belongs to a reference decision (`x-conformance: reference`).
  */
-import { deref, type SchemaObject } from '../contract/index.ts';
+import { contract, type SchemaObject } from '../contract/index.ts';
 
 /** The schema with every top-level `$ref` followed (keywords beside the `$ref` are merged in). */
 export function resolve(schema: unknown): SchemaObject {
-  let node = (schema ?? {}) as SchemaObject;
-  const extra: SchemaObject = {};
-  while (typeof node.$ref === 'string') {
-    const { $ref, ...rest } = node;
-    Object.assign(extra, rest);
-    node = deref<SchemaObject>({ $ref: $ref as string });
-  }
-  return { ...node, ...extra };
+  return contract.resolveSchema(schema);
 }
 
 /** The resolved schema of a property of an object schema, or undefined when it declares none. */
@@ -28,7 +21,7 @@ export function isReferenceSchema(schema: unknown): boolean {
   for (;;) {
     if (node['x-conformance'] === 'reference') return true;
     if (typeof node.$ref !== 'string') return false;
-    node = deref<SchemaObject>({ $ref: node.$ref });
+    node = contract.deref<SchemaObject>({ $ref: node.$ref });
   }
 }
 

@@ -3,16 +3,7 @@
  * headers, with the leniency of the profile: parts that belong to a reference decision are checked only
  * in the `full` profile.
  */
-import {
-  canonicalPointer,
-  documentedResponse,
-  escapePointer,
-  responseHeaders,
-  compileInline,
-  describeErrors,
-  validatorAt,
-  type Operation,
-} from '../contract/index.ts';
+import { contract, documentedResponse, escapePointer, describeErrors, type Operation } from '../contract/index.ts';
 import type { Exchange } from './http.ts';
 import type { Profile } from './profiles.ts';
 import type { Violation } from './results.ts';
@@ -51,18 +42,18 @@ export function checkShape(op: Operation, ex: Exchange, profile: Profile, option
     if (!mediaTypes.includes(mediaType)) {
       violations.push({
         message: `content type '${res.contentType ?? '(none)'}' is not documented for ${res.status} (expected ${mediaTypes.join(' or ')})`,
-        rule: `#${canonicalPointer(responsePointer)}/content`,
+        rule: `#${contract.canonicalPointer(responsePointer)}/content`,
         exchange: ex,
       });
     } else {
-      const schemaPointer = canonicalPointer(`${responsePointer}/content/${escapePointer(mediaType)}/schema`);
+      const schemaPointer = contract.canonicalPointer(`${responsePointer}/content/${escapePointer(mediaType)}/schema`);
       const schema = media[mediaType]!.schema;
       const isJson = mediaType.endsWith('json');
       const body = isJson ? res.json : res.text;
       if (isJson && body === undefined) {
         violations.push({ message: 'body is not JSON', rule: `#${schemaPointer}`, exchange: ex });
       } else if (!isReferenceSchema(schema) || profile.reference) {
-        const validate = validatorAt(schemaPointer);
+        const validate = contract.validatorAt(schemaPointer);
         if (!validate(body)) {
           const first = validate.errors?.[0];
           violations.push({
@@ -74,16 +65,16 @@ export function checkShape(op: Operation, ex: Exchange, profile: Profile, option
       }
     }
   }
-  for (const [name, header] of Object.entries(responseHeaders(documented.response))) {
+  for (const [name, header] of Object.entries(contract.responseHeaders(documented.response))) {
     if (!profile.reference && header['x-conformance'] === 'reference') continue;
     const value = res.headers[name];
-    const rule = `#${canonicalPointer(responsePointer)}/headers/${name}`;
+    const rule = `#${contract.canonicalPointer(responsePointer)}/headers/${name}`;
     if (value === undefined) {
       if (header.required) violations.push({ message: `required header '${name}' is missing`, rule, exchange: ex });
       continue;
     }
     const typed = header.schema.type === 'integer' || header.schema.type === 'number' ? Number(value) : value;
-    const validate = compileInline(header.schema);
+    const validate = contract.inlineValidator(header.schema);
     if (!validate(typed)) {
       violations.push({ message: `header '${name}: ${value}' ${describeErrors(validate.errors).replace(/^\(root\) /, '')}`, rule, exchange: ex });
     }
@@ -99,7 +90,7 @@ export function checkErrorBody(ex: Exchange, _profile: Profile): Violation[] {
   if (mediaType !== 'application/json') {
     return [{ message: `content type '${res.contentType ?? '(none)'}' is not application/json`, rule: 'specification: Errors', exchange: ex }];
   }
-  const validate = validatorAt('/components/schemas/Error');
+  const validate = contract.schemaValidator('Error');
   if (!validate(res.json)) {
     const first = validate.errors?.[0];
     return [{

@@ -1,13 +1,10 @@
 /**
- * One ajv (JSON Schema 2020-12) instance holding the whole bundled spec, so that any schema in it can be
- * compiled by its JSON pointer and `$ref`s resolve exactly as they do in the spec.
+ * The project's ajv (JSON Schema 2020-12, with ajv-formats). Each description is added to it whole, under its
+ * own id, so any schema in it can be compiled by its JSON pointer and `$ref`s resolve exactly as they do in
+ * the description.
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
-import { withDiscriminators } from './discriminators.ts';
-import { spec } from './spec.ts';
-
-const SPEC_ID = 'gateway';
 
 /** An ajv with the contract's options and formats, and no schema yet. */
 export function newAjv(): Ajv2020 {
@@ -20,40 +17,32 @@ export function newAjv(): Ajv2020 {
   return ajv;
 }
 
-function createAjv(): Ajv2020 {
-  const ajv = newAjv();
-  // Tagged unions are validated by their tag (see discriminators.ts): the same verdicts, far faster.
-  ajv.addSchema({ ...withDiscriminators().document, $id: SPEC_ID });
-  return ajv;
+const ajv = newAjv();
+const compiled = new Map<string, ValidateFunction>();
+
+/** Adds a whole description under `id`, so that `validatorAt(id, pointer)` can compile its schemas. */
+export function addDocument(id: string, document: object): void {
+  ajv.addSchema({ ...document, $id: id });
 }
 
-export const ajv = createAjv();
-
-const cache = new Map<string, ValidateFunction>();
-
-/** The validator of the schema at a JSON pointer of the bundled spec (compiled once, then cached). */
-export function validatorAt(pointer: string): ValidateFunction {
-  let validate = cache.get(pointer);
+/** The validator of the schema at a JSON pointer of a description added under `id` (compiled once). */
+export function validatorAt(id: string, pointer: string): ValidateFunction {
+  const key = `${id}#${pointer}`;
+  let validate = compiled.get(key);
   if (!validate) {
-    validate = ajv.compile({ $ref: `${SPEC_ID}#${pointer}` });
-    cache.set(pointer, validate);
+    validate = ajv.compile({ $ref: key });
+    compiled.set(key, validate);
   }
   return validate;
 }
 
-/** The validator of a named component schema, e.g. `schemaValidator('ChatCompletionChunk')`. */
-export function schemaValidator(name: string): ValidateFunction {
-  if (!spec.components.schemas[name]) throw new Error(`No schema ${name} in the contract`);
-  return validatorAt(`/components/schemas/${name}`);
-}
-
-/** A validator for a schema object that is not part of the spec (a parameter's or header's inline schema). */
+/** A validator for a schema object that is not part of a description (a parameter's or header's inline schema). */
 export function compileInline(schema: object): ValidateFunction {
   const key = JSON.stringify(schema);
-  let validate = cache.get(key);
+  let validate = compiled.get(key);
   if (!validate) {
     validate = ajv.compile(schema);
-    cache.set(key, validate);
+    compiled.set(key, validate);
   }
   return validate;
 }
@@ -65,7 +54,7 @@ export function describeErrors(errors: ErrorObject[] | null | undefined, limit =
   const parts = useful.slice(0, limit).map((e) => {
     const where = e.instancePath || '(root)';
     if (e.keyword === 'unevaluatedProperties' || e.keyword === 'additionalProperties') {
-      const prop = (e.params as { unevaluatedProperty?: string; additionalProperty?: string });
+      const prop = e.params as { unevaluatedProperty?: string; additionalProperty?: string };
       return `${where} has unknown property '${prop.unevaluatedProperty ?? prop.additionalProperty}'`;
     }
     if (e.keyword === 'enum') {

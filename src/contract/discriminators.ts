@@ -17,7 +17,8 @@
  * implied: ajv's `discriminator` lets anything that is not an object through.
  */
 
-import { deref, escapePointer, spec } from './spec.ts';
+import type { OpenApiDocument } from './document.ts';
+import { escapePointer, followRefs } from './refs.ts';
 
 type Schema = Record<string, unknown>;
 
@@ -42,14 +43,14 @@ function tagValue(branch: Schema, tag: string): string | undefined {
 }
 
 /** The tag of a `oneOf` schema and the value of each branch, when it is a tagged union. */
-function taggedUnion(schema: Schema): { tag: string; values: string[] } | undefined {
+function taggedUnion(document: OpenApiDocument, schema: Schema): { tag: string; values: string[] } | undefined {
   const oneOf = schema.oneOf;
   if (!Array.isArray(oneOf) || oneOf.length < 2 || 'discriminator' in schema) return undefined;
   if (schema.type !== undefined && schema.type !== 'object') return undefined;
   // A sibling that judges the object's properties as a whole would see the added `properties` too.
   if ('unevaluatedProperties' in schema || 'additionalProperties' in schema) return undefined;
-  // Branches are read from the spec itself: the copy being marked has the same content.
-  const branches = oneOf.map((member) => (isSchema(member) ? deref<unknown>(member) : undefined));
+  // Branches are read from the description itself: the copy being marked has the same content.
+  const branches = oneOf.map((member) => (isSchema(member) ? followRefs<unknown>(document, member) : undefined));
   if (!branches.every((branch): branch is Schema => isSchema(branch) && (branch.type === undefined || branch.type === 'object'))) return undefined;
   const first = branches[0]!;
   const candidates = isSchema(first.properties) ? Object.keys(first.properties).sort() : [];
@@ -63,14 +64,14 @@ function taggedUnion(schema: Schema): { tag: string; values: string[] } | undefi
 }
 
 /**
- * A copy of the contract's spec in which every tagged union is marked for ajv, and where they are.
+ * A copy of a description in which every tagged union is marked for ajv, and where they are.
  *
  * @example
- * const { document, unions } = withDiscriminators();
+ * const { document, unions } = withDiscriminators(contract.spec);
  * unions; // [{ pointer: '/components/schemas/ChatMessage', tag: 'role', values: ['system', 'user', 'assistant', 'tool'] }, …]
  */
-export function withDiscriminators(): { document: typeof spec; unions: TaggedUnion[] } {
-  const document = structuredClone(spec);
+export function withDiscriminators(source: OpenApiDocument): { document: OpenApiDocument; unions: TaggedUnion[] } {
+  const document = structuredClone(source);
   const unions: TaggedUnion[] = [];
   const visit = (node: unknown, pointer: string): void => {
     if (Array.isArray(node)) {
@@ -79,7 +80,7 @@ export function withDiscriminators(): { document: typeof spec; unions: TaggedUni
     }
     if (!isSchema(node)) return;
     for (const [key, child] of Object.entries(node)) visit(child, `${pointer}/${escapePointer(key)}`);
-    const union = taggedUnion(node);
+    const union = taggedUnion(source, node);
     if (!union) return;
     const properties = isSchema(node.properties) ? node.properties : {};
     const required = Array.isArray(node.required) ? node.required : [];

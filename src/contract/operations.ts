@@ -1,16 +1,9 @@
 /**
- * The operations of the contract, read from the spec: what the server routes, the client calls and the
+ * The operations of a description, read from its `paths`: what the server routes, the client calls and the
  * conformance suite checks. Adding an operation to openapi/ adds it here with no code change.
  */
-import {
-  deref,
-  escapePointer,
-  spec,
-  type HeaderObject,
-  type OperationObject,
-  type ParameterObject,
-  type ResponseObject,
-} from './spec.ts';
+import type { HeaderObject, OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from './document.ts';
+import { escapePointer, followRefs } from './refs.ts';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -28,22 +21,20 @@ export interface Operation {
   /** Content types of the request body, when there is one. */
   requestContentTypes: string[];
   requestBodyRequired: boolean;
+  /** By status key (`200`, `4XX`, `default`), with `$ref`s followed. */
   responses: Record<string, ResponseObject>;
   raw: OperationObject;
 }
 
 const methods: HttpMethod[] = ['get', 'post', 'put', 'patch', 'delete'];
 
-function readOperations(): Operation[] {
+/** Every operation of a description, in the order of its paths. */
+export function readOperations(document: OpenApiDocument): Operation[] {
   const list: Operation[] = [];
-  for (const [path, item] of Object.entries(spec.paths)) {
+  for (const [path, item] of Object.entries(document.paths)) {
     for (const method of methods) {
       const op = item[method];
       if (!op) continue;
-      const security = (op.security ?? spec.security ?? []).map((alt) => Object.keys(alt));
-      const responses = Object.fromEntries(
-        Object.entries(op.responses).map(([status, response]) => [status, deref<ResponseObject>(response)]),
-      );
       list.push({
         operationId: op.operationId,
         method,
@@ -51,11 +42,11 @@ function readOperations(): Operation[] {
         summary: op.summary,
         tag: op.tags[0] ?? 'default',
         pointer: `/paths/${escapePointer(path)}/${method}`,
-        security,
-        parameters: (op.parameters ?? []).map((p) => deref<ParameterObject>(p)),
+        security: (op.security ?? document.security ?? []).map((alternative) => Object.keys(alternative)),
+        parameters: (op.parameters ?? []).map((p) => followRefs<ParameterObject>(document, p)),
         requestContentTypes: Object.keys(op.requestBody?.content ?? {}),
         requestBodyRequired: op.requestBody?.required ?? false,
-        responses,
+        responses: Object.fromEntries(Object.entries(op.responses).map(([status, r]) => [status, followRefs<ResponseObject>(document, r)])),
         raw: op,
       });
     }
@@ -63,29 +54,28 @@ function readOperations(): Operation[] {
   return list;
 }
 
-export const operations: readonly Operation[] = readOperations();
-
-const byId = new Map(operations.map((op) => [op.operationId, op]));
-
-export function getOperation(operationId: string): Operation {
-  const op = byId.get(operationId);
-  if (!op) throw new Error(`No operation ${operationId} in the contract`);
-  return op;
-}
-
-/** The headers a response declares, with `$ref`s followed. */
-export function responseHeaders(response: ResponseObject): Record<string, HeaderObject> {
-  return Object.fromEntries(
-    Object.entries(response.headers ?? {}).map(([name, h]) => [name.toLowerCase(), deref<HeaderObject>(h)]),
-  );
-}
-
 /** Whether an operation accepts a given security scheme (by its name in `components.securitySchemes`). */
 export function acceptsScheme(op: Operation, scheme: string): boolean {
-  return op.security.some((alt) => alt.includes(scheme));
+  return op.security.some((alternative) => alternative.includes(scheme));
 }
 
 /** Whether an operation can be called with no credentials at all. */
 export function isPublic(op: Operation): boolean {
-  return op.security.length === 0 || op.security.some((alt) => alt.length === 0);
+  return op.security.length === 0 || op.security.some((alternative) => alternative.length === 0);
+}
+
+/** The documented response for a status: the exact code, else its range (`4XX`), else `default`. */
+export function documentedResponse(op: Operation, status: number): { key: string; response: ResponseObject } | undefined {
+  for (const key of [String(status), `${String(status)[0]}XX`, 'default']) {
+    const response = op.responses[key];
+    if (response) return { key, response };
+  }
+  return undefined;
+}
+
+/** The headers a response declares, by lower-case name, `$ref`s followed. */
+export function responseHeaders(document: OpenApiDocument, response: ResponseObject): Record<string, HeaderObject> {
+  return Object.fromEntries(
+    Object.entries(response.headers ?? {}).map(([name, h]) => [name.toLowerCase(), followRefs<HeaderObject>(document, h)]),
+  );
 }

@@ -71,3 +71,26 @@ export function followRefs<T>(root: unknown, value: unknown, maxHops = 32): T {
   }
   return current as T;
 }
+
+/**
+ * A schema with its `$ref` chain followed inside `root`; keywords beside a `$ref` are kept and win over the
+ * target's (in JSON Schema 2020-12 they apply as well, and here they only ever narrow or describe).
+ *
+ * @example
+ * resolveSchema(root, { $ref: '#/$defs/city', description: 'Where' }); // { type: 'string', description: 'Where' }
+ */
+export function resolveSchema(root: unknown, schema: unknown, maxHops = 32): unknown {
+  let current = schema;
+  const siblings: Record<string, unknown> = {};
+  for (let hops = 0; isRef(current); hops++) {
+    if (hops === maxHops) throw new Error(`$ref chain longer than ${maxHops} at ${current.$ref}`);
+    const { $ref, ...rest } = current as Record<string, unknown> & { $ref: string };
+    for (const [key, value] of Object.entries(rest)) if (!(key in siblings)) siblings[key] = value;
+    const target = resolveRef(root, $ref);
+    if (target === undefined) throw new Error(`Unresolved $ref ${$ref}`);
+    current = target;
+  }
+  if (Object.keys(siblings).length === 0) return current;
+  if (typeof current === 'object' && current !== null && !Array.isArray(current)) return { ...current, ...siblings };
+  return current === true ? siblings : current;
+}

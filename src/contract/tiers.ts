@@ -3,13 +3,13 @@
  * its `x-daily-image-quota` the quota table).
  */
 import type { components } from '../../generated/schema.d.ts';
-import { spec } from './spec.ts';
+import { contract } from './gateway.ts';
 
 export type Tier = components['schemas']['Tier'];
 /** Tiers a key can have: every tier except `free`, which only models carry. */
 export type KeyTier = Exclude<Tier, 'free'>;
 
-const tierSchema = spec.components.schemas.Tier as { enum: Tier[]; 'x-daily-image-quota': Record<KeyTier, number> };
+const tierSchema = contract.spec.components.schemas.Tier as { enum: Tier[]; 'x-daily-image-quota': Record<KeyTier, number> };
 
 /** All tiers, lowest first. */
 export const tiers: readonly Tier[] = tierSchema.enum;

@@ -1,17 +1,37 @@
-/** What every route handler gets: the store, the validators, the options and the faults switched on. */
-import type { Authenticator } from './auth.ts';
-import type { Faults } from './faults.ts';
-import type { Store } from './store/index.ts';
-import type { RequestValidator } from './validation.ts';
+/**
+ * What every operation's handler works with: the state, the domain's services, and the settings that shape
+ * answers. Built once by `buildApp`; handlers receive it as their third argument.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Sessions } from './dashboard/sessions.ts';
+import type { ImageService } from './domain/images.ts';
+import type { Store } from './domain/store/index.ts';
+import type { answerChat, completePrompt } from './engine/text/index.ts';
 
-export interface GatewayContext {
-  store: Store;
-  auth: Authenticator;
-  validate: RequestValidator;
-  faults: Faults;
-  /** Milliseconds between streamed tokens (0: as fast as possible). */
-  tokenDelayMs: number;
-  now: () => Date;
-  /** Streams under way and how the finished ones ended (a stream whose client left stops early). */
-  streams: { active: number; completed: number; abandoned: number };
+/** The text engine as the routes use it: the reference's deterministic one, or a stand-in with its shape. */
+export interface TextService {
+  answerChat: typeof answerChat;
+  completePrompt: typeof completePrompt;
 }
+
+/** The domain services behind the operations; `buildApp({ services })` may wrap or replace them. */
+export interface Services {
+  text: TextService;
+  images: ImageService;
+}
+
+export interface AppContext {
+  store: Store;
+  services: Services;
+  /** The clock: `created` timestamps, the UTC day of quotas, session expiry. */
+  now: () => Date;
+  /** Milliseconds between streamed events (0: as fast as the client reads). */
+  tokenDelayMs: number;
+  /** Whether the demo keys are accepted; when not, the dashboard neither lists nor revokes them. */
+  demoKeys: boolean;
+  /** The dashboard's admin token and its sign-in sessions. */
+  admin: { token: string; sessions: Sessions };
+}
+
+/** The handler of one operation; authentication and request validation have already passed. */
+export type Handler = (request: FastifyRequest, reply: FastifyReply, app: AppContext) => Promise<unknown>;

@@ -4,7 +4,7 @@
  */
 import { buildApp } from './app.ts';
 import { readConfig, type ServerConfig } from './config.ts';
-import { demoKeys } from './keys.ts';
+import { demoKeys } from './domain/keys.ts';
 
 let config: ServerConfig;
 try {

@@ -5,6 +5,10 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser.ts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.ts';
+import { logSink, STREAM_ABANDONED } from '../helpers/log.ts';
+
+/** The slow server's log: it reports each stream a client left early. */
+const slowLog = logSink();
 import { bundleClient, type ClientBundle } from './bundle.ts';
 
 declare global {
@@ -41,7 +45,7 @@ describe('the client in Chromium', () => {
   beforeAll(async () => {
     [server, slow, browser] = await Promise.all([
       startServer(),
-      startServer({ tokenDelayMs: 20 }),
+      startServer({ tokenDelayMs: 20, logger: slowLog.logger }),
       launchBrowser(),
     ]);
     // A page of another origin than the gateway (another port), as a frontend would be; the client is its only script.
@@ -75,7 +79,7 @@ describe('the client in Chromium', () => {
   });
 
   it('collects a stream, and cancels one when the loop stops early', async () => {
-    const before = slow.app.gateway.streams.abandoned;
+    const before = slowLog.count(STREAM_ABANDONED);
     const result = await page.evaluate(
       async ({ baseUrl, slowUrl }) => {
         const { createGatewayClient, streamChatCompletion, collectChatCompletion } = window.gateway;
@@ -92,7 +96,7 @@ describe('the client in Chromium', () => {
     expect(result).toMatchObject({ object: 'chat.completion', pieces: 2 });
     expect(result.text.length).toBeGreaterThan(0);
     expect(result.tokens).toBeGreaterThan(0);
-    await vi.waitFor(() => expect(slow.app.gateway.streams.abandoned).toBe(before + 1));
+    await vi.waitFor(() => expect(slowLog.count(STREAM_ABANDONED)).toBe(before + 1));
   });
 
   it('turns b64_json into a Blob the browser decodes as a PNG of the requested size', async () => {

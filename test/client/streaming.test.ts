@@ -3,11 +3,15 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { collectChatCompletion, createGatewayClient, GatewayError, streamChatCompletion, type ChatCompletionStreamRequest } from '../../src/client/index.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
+import { logSink, STREAM_ABANDONED } from '../helpers/log.ts';
+
+/** The slow server's log: it reports each stream a client left early. */
+const slowLog = logSink();
 
 let server: TestServer;
 let slow: TestServer; // streams one token every 20 ms, so a stream is still running when the reader stops
 beforeAll(async () => {
-  [server, slow] = await Promise.all([startServer(), startServer({ tokenDelayMs: 20 })]);
+  [server, slow] = await Promise.all([startServer(), startServer({ tokenDelayMs: 20, logger: slowLog.logger })]);
 });
 afterAll(async () => {
   await Promise.all([server.close(), slow.close()]);
@@ -49,16 +53,16 @@ describe('streamChatCompletion on the reference server', () => {
   });
 
   it('cancels the request when the caller breaks out of the loop', async () => {
-    const before = slow.app.gateway.streams.abandoned;
+    const before = slowLog.count(STREAM_ABANDONED);
     let pieces = 0;
     for await (const chunk of streamChatCompletion({ baseUrl: slow.baseUrl, apiKey: 'sk-demo-starter' }, story)) {
       if (chunk.choices[0]?.delta.content && ++pieces === 2) break;
     }
-    await vi.waitFor(() => expect(slow.app.gateway.streams.abandoned).toBe(before + 1));
+    await vi.waitFor(() => expect(slowLog.count(STREAM_ABANDONED)).toBe(before + 1));
   });
 
   it('cancels the request when the caller aborts its signal', async () => {
-    const before = slow.app.gateway.streams.abandoned;
+    const before = slowLog.count(STREAM_ABANDONED);
     const controller = new AbortController();
     const reason = new Error('navigated away');
     const failure = await (async () => {
@@ -67,6 +71,6 @@ describe('streamChatCompletion on the reference server', () => {
       }
     })().catch((e: unknown) => e);
     expect(failure).toBe(reason);
-    await vi.waitFor(() => expect(slow.app.gateway.streams.abandoned).toBe(before + 1));
+    await vi.waitFor(() => expect(slowLog.count(STREAM_ABANDONED)).toBe(before + 1));
   });
 });

@@ -1,12 +1,12 @@
 /** The generator of invalid requests: every case is invalid by the contract, each kind is there, and a seed reproduces. */
 import { describe, expect, it } from 'vitest';
-import { getOperation, validateQuery, validateRequestBody } from '../../src/contract/index.ts';
+import { contract } from '../../src/contract/index.ts';
 import { negativeCases, UNKNOWN_PROPERTY } from '../../src/conformance/negative.ts';
 import { requestExamples } from '../../src/conformance/examples.ts';
 import { checkedOperations } from '../../src/conformance/scope.ts';
 
 function casesOf(operationId: string, seed = 1) {
-  const op = getOperation(operationId);
+  const op = contract.getOperation(operationId);
   const example = requestExamples(op)[0]!;
   return negativeCases(op, example, seed);
 }
@@ -16,12 +16,12 @@ describe('negativeCases', () => {
     for (const op of checkedOperations) {
       const example = requestExamples(op)[0];
       if (!example?.body) continue;
-      expect(validateRequestBody(op.operationId, example.body).ok, op.operationId).toBe(true);
+      expect(contract.validateRequestBody(op.operationId, example.body).ok, op.operationId).toBe(true);
       const cases = negativeCases(op, example, 7);
       expect(cases.length, op.operationId).toBeGreaterThan(0);
       for (const c of cases) {
-        const bodyOk = validateRequestBody(op.operationId, c.body).ok;
-        const queryOk = validateQuery(op.operationId, c.query).ok;
+        const bodyOk = contract.validateRequestBody(op.operationId, c.body).ok;
+        const queryOk = contract.validateParameters(op.operationId, 'query', c.query).ok;
         expect(bodyOk && queryOk, `${op.operationId} ${c.slug}`).toBe(false);
       }
     }

@@ -1,6 +1,6 @@
 /** The response checker: status, content type, schema and headers, with each profile's leniency. */
 import { describe, expect, it } from 'vitest';
-import { getOperation } from '../../src/contract/index.ts';
+import { contract } from '../../src/contract/index.ts';
 import type { Exchange } from '../../src/conformance/http.ts';
 import { profiles } from '../../src/conformance/profiles.ts';
 import { checkShape } from '../../src/conformance/shape.ts';
@@ -14,9 +14,9 @@ function exchange(status: number, body: unknown, headers: Record<string, string>
   };
 }
 
-const chat = getOperation('createChatCompletion');
-const image = getOperation('createImage');
-const text = getOperation('createTextCompletion');
+const chat = contract.getOperation('createChatCompletion');
+const image = contract.getOperation('createImage');
+const text = contract.getOperation('createTextCompletion');
 const completion = {
   id: 'c', object: 'chat.completion', created: 1, model: 'm',
   choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }],

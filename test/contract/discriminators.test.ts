@@ -3,12 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import { withDiscriminators } from '../../src/contract/discriminators.ts';
 import { newAjv } from '../../src/contract/ajv.ts';
-import { describeErrors, requestBodyValidator, spec } from '../../src/contract/index.ts';
+import { contract, describeErrors } from '../../src/contract/index.ts';
 
 /** ajv on the spec as written, without the discriminators: the verdicts to match. */
 function plainValidator(pointer: string) {
   const ajv = newAjv();
-  ajv.addSchema({ ...spec, $id: 'plain' });
+  ajv.addSchema({ ...contract.spec, $id: 'plain' });
   return ajv.compile({ $ref: `plain#${pointer}` });
 }
 
@@ -46,21 +46,21 @@ function messages(): unknown[] {
 
 describe('tagged unions for ajv', () => {
   it('are found where the branches are objects told apart by a required constant, and nowhere else', () => {
-    expect(withDiscriminators().unions).toEqual([
+    expect(withDiscriminators(contract.spec).unions).toEqual([
       { pointer: '/components/schemas/UserContent/oneOf/1/items', tag: 'type', values: ['text', 'image_url'] },
       { pointer: '/components/schemas/ChatMessage', tag: 'role', values: ['system', 'user', 'assistant', 'tool'] },
     ]);
   });
 
   it('leave the spec they are made from unchanged', () => {
-    const before = JSON.stringify(spec);
-    withDiscriminators();
-    expect(JSON.stringify(spec)).toBe(before);
-    expect(JSON.stringify(spec)).not.toContain('"discriminator"');
+    const before = JSON.stringify(contract.spec);
+    withDiscriminators(contract.spec);
+    expect(JSON.stringify(contract.spec)).toBe(before);
+    expect(JSON.stringify(contract.spec)).not.toContain('"discriminator"');
   });
 
   it('give the chat request validator the same verdict as the spec as written, on every message', () => {
-    const { pointer, validate } = requestBodyValidator('createChatCompletion');
+    const { pointer, validate } = contract.requestBodyValidator('createChatCompletion');
     const plain = plainValidator(pointer);
     const all = messages();
     expect(all.length).toBeGreaterThan(350);
@@ -76,7 +76,7 @@ describe('tagged unions for ajv', () => {
   });
 
   it('name the problem of the branch the tag chooses, and the allowed tags when it names none', () => {
-    const { validate } = requestBodyValidator('createChatCompletion');
+    const { validate } = contract.requestBodyValidator('createChatCompletion');
     const message = (value: unknown) => {
       expect(validate({ model: 'gpt-4o-mini', messages: [value] })).toBe(false);
       return describeErrors(validate.errors);

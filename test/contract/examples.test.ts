@@ -1,7 +1,7 @@
 // Every example in the spec validates against its schema with ajv 2020: an independent check beside
 // Redocly's `no-invalid-media-type-examples` and `no-invalid-schema-examples`.
 import { describe, expect, it } from 'vitest';
-import { canonicalPointer, deref, escapePointer, operations, schemaValidator, spec, validatorAt, describeErrors } from '../../src/contract/index.ts';
+import { contract, escapePointer, describeErrors } from '../../src/contract/index.ts';
 
 interface Case {
   name: string;
@@ -11,7 +11,7 @@ interface Case {
 
 function mediaTypeExamples(): Case[] {
   const cases: Case[] = [];
-  for (const op of operations) {
+  for (const op of contract.operations) {
     const media: Array<[string, Record<string, { examples?: Record<string, unknown> }>]> = [];
     if (op.raw.requestBody) media.push([`${op.pointer}/requestBody/content`, op.raw.requestBody.content]);
     for (const [status, response] of Object.entries(op.responses)) {
@@ -20,10 +20,10 @@ function mediaTypeExamples(): Case[] {
     for (const [base, content] of media) {
       for (const [type, mediaType] of Object.entries(content)) {
         for (const [exampleName, example] of Object.entries(mediaType.examples ?? {})) {
-          const { value } = deref<{ value: unknown }>(example as { $ref: string });
+          const { value } = contract.deref<{ value: unknown }>(example as { $ref: string });
           cases.push({
             name: `${op.operationId} ${base.split('/').at(-2)} ${type} ${exampleName}`,
-            pointer: canonicalPointer(`${base}/${escapePointer(type)}/schema`),
+            pointer: contract.canonicalPointer(`${base}/${escapePointer(type)}/schema`),
             value,
           });
         }
@@ -37,7 +37,7 @@ describe('media type examples', () => {
   const cases = mediaTypeExamples();
 
   it('cover every operation, with a request example where there is a body and an example for every response', () => {
-    for (const op of operations) {
+    for (const op of contract.operations) {
       if (op.raw.requestBody) expect(cases.some((c) => c.name.startsWith(`${op.operationId} requestBody`)), op.operationId).toBe(true);
       for (const [status, response] of Object.entries(op.responses)) {
         for (const [type, mediaType] of Object.entries(response.content ?? {})) {
@@ -48,17 +48,17 @@ describe('media type examples', () => {
   });
 
   it.each(cases.map((c) => [c.name, c] as const))('%s is valid', (_name, c) => {
-    const validate = validatorAt(c.pointer);
+    const validate = contract.validatorAt(c.pointer);
     expect(validate(c.value), describeErrors(validate.errors)).toBe(true);
   });
 });
 
 describe('schema examples', () => {
-  const cases = Object.entries(spec.components.schemas).flatMap(([name, schema]) =>
+  const cases = Object.entries(contract.spec.components.schemas).flatMap(([name, schema]) =>
     ((schema.examples as unknown[] | undefined) ?? []).map((value, i) => [`${name} #${i}`, name, value] as const),
   );
   it.each(cases)('%s is valid', (_label, name, value) => {
-    const validate = schemaValidator(name);
+    const validate = contract.schemaValidator(name);
     expect(validate(value), describeErrors(validate.errors)).toBe(true);
   });
 });

@@ -1,9 +1,9 @@
 // What the interface specification fixes, found in the bundled spec: operations, statuses, messages,
 // security, tiers and quotas. A change to openapi/ that drops one of them fails here.
 import { describe, expect, it } from 'vitest';
-import { acceptsScheme, dailyImageQuota, deref, getOperation, isPublic, operations, spec, tiers } from '../../src/contract/index.ts';
+import { contract, acceptsScheme, dailyImageQuota, isPublic, tiers } from '../../src/contract/index.ts';
 
-const bundled = JSON.stringify(spec);
+const bundled = JSON.stringify(contract.spec);
 
 describe('the five operations of the specification', () => {
   it.each([
@@ -13,7 +13,7 @@ describe('the five operations of the specification', () => {
     ['post', '/v1/generation/image/edit', 'editImage'],
     ['get', '/v1/models', 'listModels'],
   ])('%s %s is %s', (method, path, operationId) => {
-    const op = getOperation(operationId);
+    const op = contract.getOperation(operationId);
     expect([op.method, op.path]).toEqual([method, path]);
   });
 
@@ -25,7 +25,7 @@ describe('the five operations of the specification', () => {
       editImage: ['200', '400', '401', '403', '413', '429', '500'],
       listModels: ['200', '401', '429', '500'],
     };
-    for (const op of operations.filter((o) => o.path.startsWith('/v1/'))) {
+    for (const op of contract.operations.filter((o) => o.path.startsWith('/v1/'))) {
       expect(Object.keys(op.responses).sort(), op.operationId).toEqual(expected[op.operationId]!.sort());
       for (const [status, response] of Object.entries(op.responses)) {
         if (status.startsWith('2')) continue;
@@ -36,9 +36,9 @@ describe('the five operations of the specification', () => {
   });
 
   it('streams chat completions as text/event-stream beside application/json', () => {
-    const content = getOperation('createChatCompletion').responses['200']!.content!;
+    const content = contract.getOperation('createChatCompletion').responses['200']!.content!;
     expect(Object.keys(content).sort()).toEqual(['application/json', 'text/event-stream']);
-    const example = deref<{ value: string }>(Object.values(content['text/event-stream']!.examples!)[0] as { $ref: string });
+    const example = contract.deref<{ value: string }>(Object.values(content['text/event-stream']!.examples!)[0] as { $ref: string });
     const events = example.value.trim().split('\n\n');
     expect(events.length).toBeGreaterThan(3);
     expect(events.at(-1)).toBe('data: [DONE]');
@@ -51,17 +51,17 @@ describe('messages quoted by the specification', () => {
   });
 
   it('names the image model in the non-image-model error', () => {
-    const examples = getOperation('createImage').responses['400']!.content!['application/json']!.examples!;
+    const examples = contract.getOperation('createImage').responses['400']!.content!['application/json']!.examples!;
     expect(JSON.stringify(examples)).toMatch(/does not support image generation.*image-gen/);
   });
 
   it('ties the missing-image message to the image field', () => {
-    expect(spec.components.schemas.ImageEditRequest!['x-required-messages']).toEqual({ image: 'Image is required for editing.' });
+    expect(contract.spec.components.schemas.ImageEditRequest!['x-required-messages']).toEqual({ image: 'Image is required for editing.' });
   });
 
   it('sends Retry-After and x-should-retry: false with 429', () => {
-    const tooMany = spec.components.responses.TooManyRequests!;
-    const headers = Object.fromEntries(Object.entries(tooMany.headers!).map(([k, v]) => [k, deref<{ required: boolean; schema: object }>(v as { $ref: string })]));
+    const tooMany = contract.spec.components.responses.TooManyRequests!;
+    const headers = Object.fromEntries(Object.entries(tooMany.headers!).map(([k, v]) => [k, contract.deref<{ required: boolean; schema: object }>(v as { $ref: string })]));
     expect(headers['Retry-After']!.required).toBe(true);
     expect(headers['x-should-retry']!.schema).toMatchObject({ const: 'false' });
   });
@@ -69,17 +69,17 @@ describe('messages quoted by the specification', () => {
 
 describe('security as the specification says', () => {
   it('accepts x-api-key everywhere and Bearer on chat completions only', () => {
-    for (const op of operations.filter((o) => o.path.startsWith('/v1/'))) {
+    for (const op of contract.operations.filter((o) => o.path.startsWith('/v1/'))) {
       expect(acceptsScheme(op, 'ApiKeyHeader'), op.operationId).toBe(true);
       expect(acceptsScheme(op, 'BearerAuth'), op.operationId).toBe(op.operationId === 'createChatCompletion');
     }
-    expect(spec.components.securitySchemes.ApiKeyHeader).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-api-key' });
-    expect(spec.components.securitySchemes.BearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(contract.spec.components.securitySchemes.ApiKeyHeader).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-api-key' });
+    expect(contract.spec.components.securitySchemes.BearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
   it('lets the model listing answer without a key', () => {
-    expect(isPublic(getOperation('listModels'))).toBe(true);
-    expect(operations.filter((o) => o.path.startsWith('/v1/') && isPublic(o)).map((o) => o.operationId)).toEqual(['listModels']);
+    expect(isPublic(contract.getOperation('listModels'))).toBe(true);
+    expect(contract.operations.filter((o) => o.path.startsWith('/v1/') && isPublic(o)).map((o) => o.operationId)).toEqual(['listModels']);
   });
 });
 
@@ -90,24 +90,24 @@ describe('tiers, quotas and limits', () => {
 
   it('holds the daily image quota table, and documents the same numbers', () => {
     expect(['starter', 'economy', 'pro', 'ultimate'].map((t) => dailyImageQuota(t as 'starter'))).toEqual([3, 10, 25, 50]);
-    const description = spec.components.schemas.Tier!.description as string;
+    const description = contract.spec.components.schemas.Tier!.description as string;
     for (const [tier, quota] of [['starter', 3], ['economy', 10], ['pro', 25], ['ultimate', 50]] as const) {
       expect(description).toMatch(new RegExp(`\\| ${tier} \\| ${quota} \\|`));
     }
   });
 
   it('bounds temperature to 0..2 and gives image defaults', () => {
-    expect(spec.components.schemas.Temperature).toMatchObject({ minimum: 0, maximum: 2 });
-    const gen = spec.components.schemas.ImageGenerationRequest!.properties as Record<string, Record<string, unknown>>;
+    expect(contract.spec.components.schemas.Temperature).toMatchObject({ minimum: 0, maximum: 2 });
+    const gen = contract.spec.components.schemas.ImageGenerationRequest!.properties as Record<string, Record<string, unknown>>;
     expect(gen.size!.default).toBe('1024x1024');
-    expect(deref<Record<string, unknown>>(gen.n as { $ref: string }).default).toBe(1);
-    const edit = spec.components.schemas.ImageEditRequest!.properties as Record<string, Record<string, unknown>>;
+    expect(contract.deref<Record<string, unknown>>(gen.n as { $ref: string }).default).toBe(1);
+    const edit = contract.spec.components.schemas.ImageEditRequest!.properties as Record<string, Record<string, unknown>>;
     expect(edit.size!.enum).toEqual(['1024x1024', '512x512']);
-    expect(spec.components.schemas.ImageEditRequest!.required).toEqual(['prompt', 'image']);
+    expect(contract.spec.components.schemas.ImageEditRequest!.required).toEqual(['prompt', 'image']);
   });
 
   it('lists a catalogue with every tier, several providers, and image-gen', () => {
-    const { models } = spec.components.examples.ListModelsResponseExample!.value as { models: Array<Record<string, unknown>> };
+    const { models } = contract.spec.components.examples.ListModelsResponseExample!.value as { models: Array<Record<string, unknown>> };
     expect(new Set(models.map((m) => m.tier))).toEqual(new Set(tiers));
     expect(new Set(models.map((m) => m.provider)).size).toBeGreaterThanOrEqual(3);
     expect(models.find((m) => m.id === 'image-gen')).toMatchObject({
@@ -119,13 +119,13 @@ describe('tiers, quotas and limits', () => {
 
 describe('OpenAPI 3.1 idioms', () => {
   it('declares the 2020-12 dialect and never uses nullable', () => {
-    expect(spec.openapi).toMatch(/^3\.1\./);
-    expect(spec.jsonSchemaDialect).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(contract.spec.openapi).toMatch(/^3\.1\./);
+    expect(contract.spec.jsonSchemaDialect).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(bundled).not.toContain('"nullable"');
   });
 
   it('writes down every decision with its level, in the rendered description', () => {
-    const description = spec.info.description!;
+    const description = contract.spec.info.description!;
     expect(description).toContain('# Decisions where the specification is silent');
     const rows = description.split('\n').filter((line) => /^\| D\d+ \|/.test(line));
     expect(rows.length).toBeGreaterThanOrEqual(15);

@@ -1,7 +1,7 @@
 // Who may use the dashboard: the admin token (header) or the session cookie that signing in with it sets.
 // Everyone else gets 401, on the operations and on the page (whose body is then the sign-in form).
 import { describe, expect, it } from 'vitest';
-import { deref, getOperation, operations } from '../../src/contract/index.ts';
+import { adminApi } from '../../src/server/dashboard/admin-api.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { startServer, useServer } from '../helpers/server.ts';
 import { call } from '../server/http.ts';
@@ -10,9 +10,9 @@ import { ADMIN_TOKEN, admin, signIn } from './admin.ts';
 const server = useServer({ adminToken: ADMIN_TOKEN });
 
 const documented401 = (operationId: string) =>
-  Object.values(getOperation(operationId).responses['401']!.content!['application/json']!.examples!).map((e) => deref<{ value: unknown }>(e).value);
+  Object.values(adminApi.getOperation(operationId).responses['401']!.content!['application/json']!.examples!).map((e) => adminApi.deref<{ value: unknown }>(e).value);
 
-const adminOperations = operations.filter((op) => op.tag === 'Dashboard' && op.security.every((alt) => alt.length > 0));
+const adminOperations = adminApi.operations.filter((op) => op.security.every((alt) => alt.length > 0));
 const concretePath = (path: string) => path.replace('/dashboard/api', '').replace('{keyId}', 'demo-starter');
 
 describe('without the admin token', () => {

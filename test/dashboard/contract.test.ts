@@ -1,13 +1,13 @@
-// The dashboard's operations in the contract: their own tag, outside /v1, marked as the reference
-// implementation's, secured by the admin token, and with key tiers that match the contract's tiers.
+// The dashboard's operations are the reference implementation's admin API: a description of their own
+// (openapi/admin/), outside /v1 and apart from the public contract, secured by the admin token, and with key
+// tiers that match the contract's tiers.
 import { describe, expect, it } from 'vitest';
-import { acceptsScheme, isPublic, operations, spec, tiers } from '../../src/contract/index.ts';
+import { acceptsScheme, contract, isPublic, tiers } from '../../src/contract/index.ts';
+import { adminApi } from '../../src/server/dashboard/admin-api.ts';
 
-const dashboard = operations.filter((op) => op.tag === 'Dashboard');
-
-describe('the Dashboard operations', () => {
-  it('are the five the server routes', () => {
-    expect(dashboard.map((op) => `${op.method} ${op.path} ${op.operationId}`).sort()).toEqual([
+describe('the admin API', () => {
+  it('holds the five dashboard operations the server routes', () => {
+    expect(adminApi.operations.map((op) => `${op.method} ${op.path} ${op.operationId}`).sort()).toEqual([
       'delete /dashboard/api/keys/{keyId} revokeApiKey',
       'delete /dashboard/api/session deleteDashboardSession',
       'get /dashboard/api/keys listApiKeys',
@@ -16,18 +16,15 @@ describe('the Dashboard operations', () => {
     ]);
   });
 
-  it('live outside /v1, carry x-conformance: reference, and no /v1 operation has the tag', () => {
-    for (const op of dashboard) {
-      expect(op.path.startsWith('/v1/'), op.operationId).toBe(false);
-      expect((op.raw as { 'x-conformance'?: string })['x-conformance'], op.operationId).toBe('reference');
-    }
-    expect(operations.filter((op) => op.path.startsWith('/v1/') && op.tag === 'Dashboard')).toEqual([]);
-    const tag = (spec.tags as Array<{ name: string; description: string }>).find((t) => t.name === 'Dashboard')!;
-    expect(tag.description).toMatch(/belong to the reference implementation, not to the\s+public `\/v1` contract/);
+  it('lives outside /v1, and the public contract has none of its operations or schemes', () => {
+    for (const op of adminApi.operations) expect(op.path.startsWith('/v1/'), op.operationId).toBe(false);
+    expect(contract.operations.every((op) => op.path.startsWith('/v1/'))).toBe(true);
+    expect(Object.keys(contract.spec.components.securitySchemes)).not.toContain('AdminToken');
+    expect(adminApi.spec.info.description).toMatch(/belong to the reference implementation, not to the gateway's public contract/);
   });
 
-  it('need the admin token or the session, except signing in and out', () => {
-    for (const op of dashboard) {
+  it('needs the admin token or the session, except signing in and out', () => {
+    for (const op of adminApi.operations) {
       const open = ['createDashboardSession', 'deleteDashboardSession'].includes(op.operationId);
       expect(isPublic(op), op.operationId).toBe(open);
       if (!open) {
@@ -35,11 +32,11 @@ describe('the Dashboard operations', () => {
         expect(acceptsScheme(op, 'ApiKeyHeader'), op.operationId).toBe(false);
       }
     }
-    expect(spec.components.securitySchemes.AdminToken).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-admin-token' });
-    expect(spec.components.securitySchemes.AdminSession).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'gateway_admin' });
+    expect(adminApi.spec.components.securitySchemes.AdminToken).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-admin-token' });
+    expect(adminApi.spec.components.securitySchemes.AdminSession).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'gateway_admin' });
   });
 
-  it('offer exactly the tiers a key can have: every tier but free', () => {
-    expect(spec.components.schemas.ApiKeyTier!.enum).toEqual(tiers.filter((t) => t !== 'free'));
+  it('offers exactly the tiers a key can have: every tier but free', () => {
+    expect(adminApi.spec.components.schemas.ApiKeyTier!.enum).toEqual(tiers.filter((t) => t !== 'free'));
   });
 });

@@ -2,7 +2,8 @@
 // is also checked against the contract on its way out (startServer's close() fails on a violation).
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { dailyImageQuota, deref, getOperation } from '../../src/contract/index.ts';
+import { dailyImageQuota } from '../../src/contract/index.ts';
+import { adminApi } from '../../src/server/dashboard/admin-api.ts';
 import { startServer, useServer } from '../helpers/server.ts';
 import { call } from '../server/http.ts';
 import { ADMIN_TOKEN, admin, chatBody } from './admin.ts';
@@ -82,8 +83,8 @@ describe('Create New Key', () => {
   });
 
   it('documents the same message for the free tier as it sends', () => {
-    const examples = getOperation('createApiKey').responses['400']!.content!['application/json']!.examples!;
-    const values = Object.values(examples).map((e) => (deref<{ value: unknown }>(e).value as { error: string }).error);
+    const examples = adminApi.getOperation('createApiKey').responses['400']!.content!['application/json']!.examples!;
+    const values = Object.values(examples).map((e) => (adminApi.deref<{ value: unknown }>(e).value as { error: string }).error);
     expect(values).toContain('Invalid request body: /tier must be one of "starter", "economy", "pro", "ultimate".');
     expect(values).toContain("Invalid request body: (root) must have required property 'name'.");
   });

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hashKey } from '../../src/server/keys.ts';
+import { hashKey } from '../../src/server/domain/keys.ts';
 import { startServer } from '../helpers/server.ts';
 import { call } from '../server/http.ts';
 import { ADMIN_TOKEN, admin, chatBody } from './admin.ts';

@@ -7,7 +7,7 @@ import { statSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocsPage } from '../../scripts/lib/docs-page.ts';
-import { deref, operations, spec, type Operation, type ResponseObject } from '../../src/contract/index.ts';
+import { contract, type Operation, type ResponseObject } from '../../src/contract/index.ts';
 import { artifactPath, launchBrowser, openLocalPage, type PageWatch } from '../helpers/browser.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
@@ -72,15 +72,15 @@ async function shownJson(panel: Locator): Promise<unknown> {
 
 function firstExample(examples: Record<string, unknown> | undefined): { value: unknown } | undefined {
   const first = Object.values(examples ?? {})[0];
-  return first === undefined ? undefined : deref<{ value: unknown }>(first as { value: unknown });
+  return first === undefined ? undefined : contract.deref<{ value: unknown }>(first as { value: unknown });
 }
 
 describe('the docs page at /docs', () => {
   it('opens on the introduction, lists every tag, and fetches nothing from elsewhere', async () => {
-    await expect(page.title()).resolves.toBe(spec.info.title);
-    await sidebar().getByRole('link', { name: spec.info.title, exact: true }).click();
+    await expect(page.title()).resolves.toBe(contract.spec.info.title);
+    await sidebar().getByRole('link', { name: contract.spec.info.title, exact: true }).click();
     for (const text of ['Getting started', 'Streaming', 'Errors']) await heading(page, text).waitFor();
-    for (const tag of new Set(operations.map((op) => op.tag))) {
+    for (const tag of new Set(contract.operations.map((op) => op.tag))) {
       await sidebar().getByRole('link', { name: tag, exact: true }).waitFor();
     }
     expectClean();
@@ -89,14 +89,14 @@ describe('the docs page at /docs', () => {
   it('shows every decision of the introduction in the decisions section', async () => {
     await sidebar().getByRole('link', { name: 'Decisions where the specification is silent' }).click();
     await heading(page, 'Decisions where the specification is silent').waitFor();
-    const documented = [...(spec.info.description ?? '').matchAll(/^\| (D\d+) \|/gm)].map((m) => m[1]);
+    const documented = [...(contract.spec.info.description ?? '').matchAll(/^\| (D\d+) \|/gm)].map((m) => m[1]);
     expect(documented.length).toBeGreaterThan(0);
     const firstCells = await page.locator('table tr td:first-child').allInnerTexts();
     expect(firstCells.map((cell) => cell.trim()).filter((cell) => /^D\d+$/.test(cell))).toEqual(documented);
     expectClean();
   });
 
-  it.each(operations.map((op) => [op.operationId, op] as const))(
+  it.each(contract.operations.map((op) => [op.operationId, op] as const))(
     'renders %s with its first request and response examples',
     async (_operationId, op) => {
       const section = await openOperation(op);
@@ -116,7 +116,7 @@ describe('the docs page at /docs', () => {
 
       const status = Object.keys(op.responses).filter((s) => /^2\d\d$/.test(s)).sort()[0]!;
       const answers = panels.filter({ hasText: /^Response/ });
-      const response = firstExample(deref<ResponseObject>(op.responses[status]!).content?.['application/json']?.examples);
+      const response = firstExample(contract.deref<ResponseObject>(op.responses[status]!).content?.['application/json']?.examples);
       if (response) expect(await shownJson(answers)).toEqual(response.value);
       else await answers.getByText('No content').waitFor();
       expectClean();
@@ -131,7 +131,7 @@ describe('the docs page at /docs', () => {
   });
 
   it('keeps its address under /docs as a reader clicks, and saves a screenshot of an operation', async () => {
-    const chat = operations.find((op) => op.operationId === 'createChatCompletion')!;
+    const chat = contract.operations.find((op) => op.operationId === 'createChatCompletion')!;
     const section = await openOperation(chat);
     expect(page.url()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/docs#/);
     await heading(section, chat.summary).scrollIntoViewIfNeeded();

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../src/server/http-error.ts';
+import { GatewayError } from '../../src/server/domain/errors.ts';
 import { decodeImageInput, type DecodedImage } from '../../src/server/engine/images/index.ts';
 import { encode, raw, texture } from './pixels.ts';
 
@@ -13,13 +13,13 @@ function bytesOf(image: DecodedImage, channels: 3 | 4): Buffer {
   return rgb;
 }
 
-/** The HttpError a decode throws (fails the test if it resolves or throws something else). */
-async function failure(value: string, field: 'image' | 'mask' = 'image'): Promise<HttpError> {
+/** The invalid_request error a decode throws (fails the test if it resolves or throws something else). */
+async function failure(value: string, field: 'image' | 'mask' = 'image'): Promise<GatewayError> {
   const error = await decodeImageInput(value, field).then(() => undefined, (e: unknown) => e);
-  expect(error).toBeInstanceOf(HttpError);
-  expect((error as HttpError).status).toBe(400);
-  expect((error as HttpError).message).toContain(`'${field}'`);
-  return error as HttpError;
+  expect(error).toBeInstanceOf(GatewayError);
+  expect((error as GatewayError).kind).toBe('invalid_request');
+  expect((error as GatewayError).message).toContain(`'${field}'`);
+  return error as GatewayError;
 }
 
 describe('decodeImageInput', () => {

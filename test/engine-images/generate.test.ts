@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../src/server/http-error.ts';
+import { GatewayError } from '../../src/server/domain/errors.ts';
 import { generateImages, generationSizes } from '../../src/server/engine/images/index.ts';
 import { changedShare, decode, luma } from './pixels.ts';
 
@@ -70,8 +70,8 @@ describe('generateImages', () => {
     ];
     for (const dims of bad) {
       const failure = await generateImages({ prompt: 'x', ...dims }).catch((error: unknown) => error);
-      expect(failure).toBeInstanceOf(HttpError);
-      expect((failure as HttpError).status).toBe(400);
+      expect(failure).toBeInstanceOf(GatewayError);
+      expect((failure as GatewayError).kind).toBe('invalid_request');
     }
   });
 

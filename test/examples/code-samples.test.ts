@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import { describe, expect, it, type TestContext } from 'vitest';
-import { deref, operations, validateResponse } from '../../src/contract/index.ts';
+import { contract } from '../../src/contract/index.ts';
 import { pngSize } from '../client/png.ts';
 import { startServer } from '../helpers/server.ts';
 import { root, run, runScript } from './run.ts';
@@ -21,8 +21,8 @@ interface CodeSample {
 /** The address the samples are written for (the spec's first server); the test swaps in its own. */
 const documentedUrl = 'http://127.0.0.1:8080';
 
-const samples = operations.flatMap((op) => {
-  const operation = deref<{ 'x-codeSamples'?: CodeSample[] }>({ $ref: `#${op.pointer}` });
+const samples = contract.operations.flatMap((op) => {
+  const operation = contract.deref<{ 'x-codeSamples'?: CodeSample[] }>({ $ref: `#${op.pointer}` });
   return (operation['x-codeSamples'] ?? []).map((sample) => ({ operationId: op.operationId, ...sample }));
 });
 
@@ -73,7 +73,7 @@ describe('x-codeSamples in the contract', () => {
       expect(answer.status, result.stdout).toBeGreaterThanOrEqual(200);
       expect(answer.status, result.stdout).toBeLessThan(300);
       const body = answer.contentType?.includes('json') ? JSON.parse(result.stdout) : result.stdout;
-      const verdict = validateResponse(sample.operationId, { ...answer, body });
+      const verdict = contract.validateResponse(sample.operationId, { ...answer, body });
       expect(verdict.ok, verdict.ok ? '' : verdict.message).toBe(true);
       if (answer.contentType?.startsWith('text/event-stream')) expect(result.stdout.trim().endsWith('data: [DONE]')).toBe(true);
     },

@@ -5,7 +5,7 @@
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getOperation, operations, schemaValidator, spec, validateResponse } from '../../src/contract/index.ts';
+import { contract } from '../../src/contract/index.ts';
 import { runMock, stopMock, type RunningMock } from './run-mock.ts';
 import { exampleRequest, readBody, responseExamples, successStatus, type SpecRequest } from './spec-requests.ts';
 
@@ -29,7 +29,7 @@ async function send(request: SpecRequest): Promise<{ res: Response; body: unknow
 }
 
 function verdict(operationId: string, res: Response, body: unknown) {
-  return validateResponse(operationId, {
+  return contract.validateResponse(operationId, {
     status: res.status,
     contentType: res.headers.get('content-type'),
     headers: Object.fromEntries(res.headers),
@@ -47,11 +47,11 @@ describe('npm run mock', () => {
     // The example names it suggests must be ones the contract has.
     const suggested = [...text.matchAll(/example=(\w+)/g)].map((m) => m[1]!);
     expect(suggested).toContain('ChatCompletionToolCallResponseExample');
-    const known = new Set(operations.flatMap((op) => responseExamples(op).map((e) => e.name)));
+    const known = new Set(contract.operations.flatMap((op) => responseExamples(op).map((e) => e.name)));
     expect(suggested.filter((name) => !known.has(name))).toEqual([]);
   });
 
-  it.each(operations.map((op) => [op.operationId, op] as const))(
+  it.each(contract.operations.map((op) => [op.operationId, op] as const))(
     '%s answers its first documented example, valid against the contract',
     async (operationId, op) => {
       const { res, body } = await send(exampleRequest(op));
@@ -69,7 +69,7 @@ describe('npm run mock', () => {
   );
 
   it("GET /v1/models returns the spec's catalogue, key or no key", async () => {
-    const catalogue = spec.components.examples.ListModelsResponseExample!.value;
+    const catalogue = contract.spec.components.examples.ListModelsResponseExample!.value;
     const { res, body } = await send({ method: 'GET', path: '/v1/models', headers: {} });
     expect(res.status).toBe(200);
     expect(body).toEqual(catalogue);
@@ -79,7 +79,7 @@ describe('npm run mock', () => {
 
   // Every documented answer, each named example included, is one Prefer header away.
   type Answer = [prefer: string, operationId: string, status: string, example: ReturnType<typeof responseExamples>[number] | undefined];
-  const answers = operations.flatMap((op) =>
+  const answers = contract.operations.flatMap((op) =>
     Object.keys(op.responses).flatMap((status): Answer[] => {
       const named = responseExamples(op).filter((e) => e.status === status);
       if (named.length === 0) return [[`code=${status}`, op.operationId, status, undefined]];
@@ -88,7 +88,7 @@ describe('npm run mock', () => {
     }),
   );
   it.each(answers)('Prefer: %s on %s answers it, valid against the contract', async (prefer, operationId, status, example) => {
-    const op = getOperation(operationId);
+    const op = contract.getOperation(operationId);
     const accept = example?.mediaType ?? '*/*';
     const { res, body } = await send(exampleRequest(op, { prefer, accept }));
     expect(res.status).toBe(Number(status));
@@ -100,7 +100,7 @@ describe('npm run mock', () => {
   });
 
   it('answers 401 "Invalid API Key." for Prefer: code=401, and for a missing key with sl-violations', async () => {
-    const op = getOperation('createChatCompletion');
+    const op = contract.getOperation('createChatCompletion');
     const asked = await send(exampleRequest(op, { prefer: 'code=401' }));
     expect(asked.res.status).toBe(401);
     expect(asked.body).toEqual({ error: 'Invalid API Key.' });
@@ -114,7 +114,7 @@ describe('npm run mock', () => {
   });
 
   it('answers 429 "Daily quota exceeded." with Retry-After and x-should-retry: false for Prefer: code=429', async () => {
-    const { res, body } = await send(exampleRequest(getOperation('createImage'), { prefer: 'code=429' }));
+    const { res, body } = await send(exampleRequest(contract.getOperation('createImage'), { prefer: 'code=429' }));
     expect(res.status).toBe(429);
     expect(body).toEqual({ error: 'Daily quota exceeded.' });
     const retryAfter = Number(res.headers.get('retry-after'));
@@ -123,18 +123,18 @@ describe('npm run mock', () => {
   });
 
   it('answers the tool call example for Prefer: example=ChatCompletionToolCallResponseExample', async () => {
-    const op = getOperation('createChatCompletion');
+    const op = contract.getOperation('createChatCompletion');
     const { res, body } = await send(exampleRequest(op, { prefer: 'example=ChatCompletionToolCallResponseExample' }));
     expect(res.status).toBe(200);
-    expect(body).toEqual(spec.components.examples.ChatCompletionToolCallResponseExample!.value);
+    expect(body).toEqual(contract.spec.components.examples.ChatCompletionToolCallResponseExample!.value);
     expect(body).toMatchObject({ choices: [{ finish_reason: 'tool_calls' }] });
     expect(verdict('createChatCompletion', res, body).message).toBe('');
   });
 
   it('streams the example event stream for Accept: text/event-stream, ending with data: [DONE]', async () => {
-    const op = getOperation('createChatCompletion');
+    const op = contract.getOperation('createChatCompletion');
     const request = exampleRequest(op, { accept: 'text/event-stream' });
-    request.body = JSON.stringify(spec.components.examples.ChatCompletionStreamRequestExample!.value);
+    request.body = JSON.stringify(contract.spec.components.examples.ChatCompletionStreamRequestExample!.value);
     const { res, body } = await send(request);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
@@ -145,14 +145,14 @@ describe('npm run mock', () => {
     parser.feed(body as string);
     expect(events.length).toBeGreaterThan(2);
     expect(events.at(-1)!.data).toBe('[DONE]');
-    const chunk = schemaValidator('ChatCompletionChunk');
+    const chunk = contract.schemaValidator('ChatCompletionChunk');
     for (const event of events.slice(0, -1)) {
       expect(chunk(JSON.parse(event.data)), event.data).toBe(true);
     }
   });
 
   it('answers an invalid request with the 400 example and says why in sl-violations', async () => {
-    const op = getOperation('createChatCompletion');
+    const op = contract.getOperation('createChatCompletion');
     const request = exampleRequest(op);
     request.body = JSON.stringify({ ...JSON.parse(request.body!), temperature: 3 });
     const { res, body } = await send(request);
@@ -164,7 +164,7 @@ describe('npm run mock', () => {
   });
 
   it('answers a missing required query parameter with 400 and sl-violations', async () => {
-    const request = exampleRequest(getOperation('createImage'));
+    const request = exampleRequest(contract.getOperation('createImage'));
     request.path = request.path.replace(/\?.*$/, '');
     const { res } = await send(request);
     expect(res.status).toBe(400);
@@ -187,7 +187,7 @@ describe('npm run mock', () => {
     const allowed = (preflight.headers.get('access-control-allow-headers') ?? '').toLowerCase();
     for (const header of ['content-type', 'x-api-key', 'prefer']) expect(allowed === '*' || allowed.includes(header)).toBe(true);
 
-    const request = exampleRequest(getOperation('createImage'), { origin, prefer: 'code=429' });
+    const request = exampleRequest(contract.getOperation('createImage'), { origin, prefer: 'code=429' });
     const { res } = await send(request);
     expect(res.headers.get('access-control-allow-origin')).toBeTruthy();
     // A page reads Retry-After only if it is exposed.

@@ -2,14 +2,7 @@
  * Requests and expected answers read from the contract, so that the mock tests follow the spec when it
  * grows: an operation's example request, its credentials, and the named examples of each response.
  */
-import {
-  deref,
-  spec,
-  type MediaTypeObject,
-  type Operation,
-  type ParameterObject,
-  type ResponseObject,
-} from '../../src/contract/index.ts';
+import { contract, type MediaTypeObject, type Operation, type ParameterObject, type ResponseObject } from '../../src/contract/index.ts';
 
 export interface SpecRequest {
   method: string;
@@ -20,7 +13,7 @@ export interface SpecRequest {
 
 /** The value of a named example, `$ref` or inline. */
 function exampleValue(example: unknown): unknown {
-  return deref<{ value: unknown }>(example as { value: unknown }).value;
+  return contract.deref<{ value: unknown }>(example as { value: unknown }).value;
 }
 
 /** Named examples of a media type, in the spec's order, as `[name, value]`. */
@@ -32,7 +25,7 @@ export function namedExamples(media: MediaTypeObject | undefined): Array<[string
 export function credentials(op: Operation): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const name of op.security[0] ?? []) {
-    const scheme = spec.components.securitySchemes[name]!;
+    const scheme = contract.spec.components.securitySchemes[name]!;
     if (scheme.type === 'http' && scheme.scheme === 'bearer') headers.authorization = 'Bearer sk-mock';
     else if (scheme.type === 'apiKey' && scheme.in === 'header') headers[scheme.name!.toLowerCase()] = 'sk-mock';
     else if (scheme.type === 'apiKey' && scheme.in === 'cookie') headers.cookie = `${scheme.name}=mock`;
@@ -83,7 +76,7 @@ export function successStatus(op: Operation): string {
 /** Every named example of every documented answer, as `{status, mediaType, name, value}`. */
 export function responseExamples(op: Operation): Array<{ status: string; mediaType: string; name: string; value: unknown }> {
   return Object.entries(op.responses).flatMap(([status, response]) =>
-    Object.entries(deref<ResponseObject>(response).content ?? {}).flatMap(([mediaType, media]) =>
+    Object.entries(contract.deref<ResponseObject>(response).content ?? {}).flatMap(([mediaType, media]) =>
       namedExamples(media).map(([name, value]) => ({ status, mediaType, name, value })),
     ),
   );

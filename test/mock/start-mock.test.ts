@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type Mock } from '../../scripts/lib/prism.ts';
-import { specUrl } from '../../src/contract/index.ts';
+import { contract } from '../../src/contract/index.ts';
 import { launchBrowser, openLocalPage } from '../helpers/browser.ts';
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
@@ -61,7 +61,7 @@ describe('startMock', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gateway-mock-test-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const document = join(dir, 'openapi.json');
-    const spec = JSON.parse(readFileSync(specUrl, 'utf8'));
+    const spec = JSON.parse(readFileSync(contract.url, 'utf8'));
     writeFileSync(document, JSON.stringify(spec));
     const mock = await started({ document, watch: true });
 

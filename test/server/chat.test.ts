@@ -99,4 +99,21 @@ describe('chat completions', () => {
     });
     expect(named.body.choices[0].message.tool_calls[0].function.name).toBe('get_weather');
   });
+
+  it('answers 400 naming the function when tool_choice asks for one that is not in tools', async () => {
+    const res = await chat({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'Hello there' }],
+      tools: [weatherTool],
+      tool_choice: { type: 'function', function: { name: 'book_flight' } },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/'book_flight'/);
+  });
+
+  it("answers 400 to tool_choice 'required' without tools", async () => {
+    const res = await chat({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello there' }], tool_choice: 'required' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/required/);
+  });
 });

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../../src/server/store/memory.ts';
+import { createMemoryStore } from '../../src/server/domain/store/memory.ts';
 import { startServer, useServer } from '../helpers/server.ts';
 import { call, chatBody } from './http.ts';
 

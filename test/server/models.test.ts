@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { spec, tierRank, tiers } from '../../src/contract/index.ts';
+import { contract, tierRank, tiers } from '../../src/contract/index.ts';
 import { useServer } from '../helpers/server.ts';
 import { call, chatBody } from './http.ts';
 
@@ -10,7 +10,7 @@ type Model = { id: string; tier: (typeof tiers)[number]; endpoints: string[] };
 describe('model listing and tiers', () => {
   it('serves the catalogue of the contract', async () => {
     const res = await call<{ models: Model[] }>(server.baseUrl, 'GET', '/v1/models');
-    expect(res.body).toEqual(spec.components.examples.ListModelsResponseExample!.value);
+    expect(res.body).toEqual(contract.spec.components.examples.ListModelsResponseExample!.value);
   });
 
   it('lets each tier use exactly the chat models at or below it, and names the tier needed otherwise', async () => {

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createStore } from '../../src/server/store/index.ts';
-import { issueKey } from '../../src/server/keys.ts';
+import { createStore } from '../../src/server/domain/store/index.ts';
+import { issueKey } from '../../src/server/domain/keys.ts';
 import { startServer } from '../helpers/server.ts';
 import { call } from './http.ts';
 

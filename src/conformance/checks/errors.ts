@@ -2,7 +2,7 @@
  * Answers to requests no valid client sends: malformed JSON, another content type (D21), a body over the
  * size limit (D9), an unknown route or method (D21). Each is a 4xx `{error}`, never a 5xx.
  */
-import { spec, type Operation } from '../../contract/index.ts';
+import { contract, type Operation } from '../../contract/index.ts';
 import { keyHeaders } from '../keys.ts';
 import { checkedOperations } from '../scope.ts';
 import type { Check } from '../check.ts';
@@ -44,7 +44,7 @@ export function errorChecks(): Check[] {
 
 /** D21: a known route with a method it does not have → 405 `{error}` with `Allow`. */
 function wrongMethod(op: Operation): Check {
-  const defined = Object.keys(spec.paths[op.path] ?? {}).filter((m) => METHODS.includes(m));
+  const defined = Object.keys(contract.spec.paths[op.path] ?? {}).filter((m) => METHODS.includes(m));
   const method = METHODS.find((m) => !defined.includes(m)) ?? 'patch';
   return {
     id: `${op.operationId}/errors/wrong-method`,

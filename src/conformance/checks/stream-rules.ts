@@ -4,7 +4,7 @@
  * `id`/`created`/`model`, `finish_reason` on the last content chunk only, and the usage chunk exactly when
  * it was asked for.
  */
-import { describeErrors, validatorAt } from '../../contract/index.ts';
+import { contract, describeErrors } from '../../contract/index.ts';
 import type { Tester } from '../check.ts';
 import type { Exchange } from '../http.ts';
 import { schemaLocation } from '../schema.ts';
@@ -29,7 +29,7 @@ export function analyseStream(t: Tester, ex: Exchange, chunkPointer: string, exp
   for (const p of problems) t.fail(p, `${RULE}: framing`, ex);
   const doneAt = events.indexOf('[DONE]');
   t.expect(doneAt >= 0 && doneAt === events.length - 1, doneAt < 0 ? 'the stream does not end with data: [DONE]' : `data: [DONE] is followed by ${events.length - 1 - doneAt} more events`, `${RULE}: the stream ends with data: [DONE]`, ex);
-  const validate = validatorAt(chunkPointer);
+  const validate = contract.validatorAt(chunkPointer);
   const chunks: Chunk[] = [];
   let invalid = 0;
   for (const [i, data] of events.entries()) {

@@ -4,7 +4,7 @@
  * last content chunk, the usage chunk only with `stream_options.include_usage`, `data: [DONE]` last; and in
  * the full profile, deltas that reassemble to the non-streamed answer of the same request.
  */
-import { canonicalPointer, deref, escapePointer, type Operation } from '../../contract/index.ts';
+import { contract, escapePointer, type Operation } from '../../contract/index.ts';
 import type { Check, Tester } from '../check.ts';
 import { requestExamples } from '../examples.ts';
 import type { Exchange, OutgoingRequest } from '../http.ts';
@@ -21,8 +21,8 @@ const RULE = 'D17';
 /** Where the chunk schema of an operation's event stream lives, when its 200 offers one. */
 function chunkSchemaPointer(op: Operation): string | undefined {
   if (!op.responses['200']?.content?.[SSE]) return undefined;
-  const streamPointer = canonicalPointer(`${op.pointer}/responses/200/content/${escapePointer(SSE)}/schema`);
-  const stream = deref<Record<string, unknown>>({ $ref: `#${streamPointer}` });
+  const streamPointer = contract.canonicalPointer(`${op.pointer}/responses/200/content/${escapePointer(SSE)}/schema`);
+  const stream = contract.deref<Record<string, unknown>>({ $ref: `#${streamPointer}` });
   const content = stream.contentSchema as { $ref?: string } | undefined;
   if (!content) return undefined;
   return content.$ref ? content.$ref.replace(/^#/, '') : `${streamPointer}/contentSchema`;

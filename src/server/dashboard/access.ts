@@ -1,46 +1,61 @@
 /**
- * Who may use the dashboard: a request with the admin token in `x-admin-token`, or one carrying a valid
- * session cookie. A change made with the cookie must also come from the dashboard's own origin
- * (`Sec-Fetch-Site`, else `Origin`): SameSite=Strict keeps other sites out, but another port on the same
- * host is the same site.
+ * Who may use the admin API: a request with the admin token in `x-admin-token` (scheme `AdminToken`), or one
+ * carrying a valid session cookie (`AdminSession`). A wrong `x-admin-token` fails even beside a good cookie:
+ * the token is tried first. A change made with the cookie must also come from the dashboard's own origin
+ * (`Sec-Fetch-Site`, else `Origin`): SameSite=Strict keeps other sites out, but another port on the same host
+ * is the same site.
  */
 import type { FastifyRequest } from 'fastify';
-import { HttpError } from '../http-error.ts';
+import { forbidden, unauthenticated } from '../domain/errors.ts';
+import type { Credentials } from '../http/auth.ts';
 import { tokensMatch } from './admin-token.ts';
 import { sessionIdFrom, type Sessions } from './sessions.ts';
 
 export const ADMIN_REQUIRED = 'The admin token is missing or wrong. Send it as x-admin-token, or sign in at /dashboard.';
 export const CROSS_ORIGIN = 'This change must come from the dashboard page itself (the request came from another origin).';
 
-export type Credential = 'token' | 'session';
-
-export interface AdminAccess {
-  /** How the request proves it is the admin, or undefined. A wrong `x-admin-token` fails even beside a good cookie. */
-  credential(request: FastifyRequest): Credential | undefined;
-  /** Throws 401 without a credential, and 403 for a cookie-authenticated change from another origin. */
-  require(request: FastifyRequest): void;
-}
-
 /**
+ * The admin API's security schemes.
+ *
  * @example
- *   const access = createAdminAccess('s3cret', sessions);
- *   app.addHook('onRequest', async (request) => access.require(request));
+ * const credentials = { ...apiKeyCredentials(keys), ...adminCredentials('s3cret', sessions) };
  */
-export function createAdminAccess(token: string, sessions: Sessions): AdminAccess {
-  function credential(request: FastifyRequest): Credential | undefined {
-    const header = request.headers['x-admin-token'];
-    if (header !== undefined) return typeof header === 'string' && tokensMatch(header.trim(), token) ? 'token' : undefined;
-    return sessions.isValid(sessionIdFrom(request.headers.cookie)) ? 'session' : undefined;
-  }
-
+export function adminCredentials(token: string, sessions: Sessions): Credentials {
   return {
-    credential,
-    require(request) {
-      const how = credential(request);
-      if (!how) throw new HttpError(401, ADMIN_REQUIRED);
-      if (how === 'session' && isChange(request) && !fromOwnOrigin(request)) throw new HttpError(403, CROSS_ORIGIN);
+    AdminToken: {
+      sent: (request) => request.headers['x-admin-token'] !== undefined,
+      check(request) {
+        const header = request.headers['x-admin-token'];
+        if (typeof header !== 'string' || !tokensMatch(header.trim(), token)) throw unauthenticated(ADMIN_REQUIRED);
+        return null;
+      },
+      missing: ADMIN_REQUIRED,
+    },
+    AdminSession: {
+      sent: (request) => sessionIdFrom(request.headers.cookie) !== undefined,
+      check(request) {
+        if (!sessions.isValid(sessionIdFrom(request.headers.cookie))) throw unauthenticated(ADMIN_REQUIRED);
+        if (isChange(request) && !fromOwnOrigin(request)) throw forbidden(CROSS_ORIGIN);
+        return null;
+      },
+      missing: ADMIN_REQUIRED,
     },
   };
+}
+
+/** Whether the request proves it is the admin (for the dashboard page, which shows the sign-in form otherwise). */
+export function isAdmin(request: FastifyRequest, credentials: Credentials): boolean {
+  for (const scheme of ['AdminToken', 'AdminSession']) {
+    const credential = credentials[scheme]!;
+    if (!credential.sent(request)) continue;
+    try {
+      credential.check(request);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  return false;
 }
 
 function isChange(request: FastifyRequest): boolean {

@@ -2,9 +2,9 @@
  * A stored key record as the dashboard shows it (the contract's `ApiKey`): the record's fields, only the
  * key's prefix, and today's image usage against the tier's quota.
  */
-import type { components } from '../../../generated/schema.d.ts';
+import type { components } from '../../../generated/admin/schema.d.ts';
 import { dailyImageQuota, tierRank } from '../../contract/index.ts';
-import type { ApiKeyRecord, Store } from '../store/index.ts';
+import type { ApiKeyRecord, Store } from '../domain/store/index.ts';
 
 export type ApiKeyView = components['schemas']['ApiKey'];
 

@@ -8,7 +8,9 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { dailyImageQuota, tiers, type KeyTier } from '../../contract/index.ts';
 import { packageFile } from '../../package-root.ts';
-import type { AdminAccess } from './access.ts';
+import type { Credentials } from '../http/auth.ts';
+import { isAdmin } from './access.ts';
+import { notFound } from '../domain/errors.ts';
 
 const publicDir = packageFile('src/server/dashboard/public/');
 const read = (name: string) => readFileSync(new URL(name, publicDir), 'utf8');
@@ -24,7 +26,7 @@ const CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
   "form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-export function registerPages(app: FastifyInstance, access: AdminAccess): void {
+export function registerDashboardPage(app: FastifyInstance, credentials: Credentials): void {
   const keyTiers = tiers.filter((tier): tier is KeyTier => tier !== 'free');
   const managerPage = read('dashboard.html')
     .replace('<!-- tier-choices -->', keyTiers.map(tierChoice).join('\n'))
@@ -41,7 +43,7 @@ export function registerPages(app: FastifyInstance, access: AdminAccess): void {
       .header('x-content-type-options', 'nosniff');
 
   app.get('/dashboard', async (request, reply) => {
-    if (access.credential(request)) return html(reply).send(managerPage);
+    if (isAdmin(request, credentials)) return html(reply).send(managerPage);
     return html(reply).code(401).send(signInPage);
   });
   app.get('/dashboard/', async (_request, reply) => reply.redirect('/dashboard', 308));
@@ -49,7 +51,7 @@ export function registerPages(app: FastifyInstance, access: AdminAccess): void {
   app.get('/dashboard/assets/:name', async (request, reply) => {
     const { name } = request.params as { name: string };
     const body = files.get(name);
-    if (body === undefined) return reply.code(404).send({ error: `No dashboard asset '${name}'.` });
+    if (body === undefined) throw notFound(`No dashboard asset '${name}'.`);
     return reply.type(assets[name]!).header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff').send(body);
   });
 }

@@ -1,25 +1,16 @@
-/** POST /v1/generation/image?model=image-gen — n PNGs of the requested size, counted against the quota. */
+/** POST /v1/generation/image?model=image-gen — n PNGs of the requested size, counted against the daily quota. */
 import type { components } from '../../../generated/schema.d.ts';
-import { generateImages, generationSizes } from '../engine/images/index.ts';
-import { HttpError } from '../http-error.ts';
-import { resolveModel } from './models.ts';
-import { reserveImages } from './quota.ts';
-import { sendImages } from './images.ts';
-import type { Handler } from './types.ts';
+import { modelFor } from '../domain/catalogue.ts';
+import { imageResult, quotaHeaders } from '../http/responses.ts';
+import type { Handler } from '../context.ts';
 
 type ImageRequest = components['schemas']['ImageGenerationRequest'];
 
-export const createImage: Handler = async (request, reply, context) => {
-  const query = request.query as { model?: string };
-  context.validate.query('createImage', query);
-  const body = context.validate.body<ImageRequest>('createImage', request.body);
-  resolveModel(query.model!, '/v1/generation/image', request, context);
-  const size = body.size ?? '1024x1024';
-  if (!generationSizes.includes(size)) {
-    throw new HttpError(400, `Size '${size}' is not supported; image-gen makes ${generationSizes.join(', ')}.`);
-  }
-  const [width, height] = size.split('x').map(Number) as [number, number];
-  const n = body.n ?? 1;
-  const grant = reserveImages(n, request, context);
-  await sendImages(reply, grant, context, (count, w) => generateImages({ prompt: body.prompt, width: w, height, n: count }), width);
+export const createImage: Handler = async (request, reply, { services, now }) => {
+  const { model } = request.query as { model: string };
+  const body = request.body as ImageRequest;
+  modelFor(model, '/v1/generation/image', request.apiKey!.tier);
+  const batch = await services.images.generate(request.apiKey!, { prompt: body.prompt, size: body.size ?? '1024x1024', n: body.n ?? 1 });
+  return reply.headers(quotaHeaders(batch.quota)).send(imageResult(batch, now()));
 };
+

@@ -1,10 +1,18 @@
-/** Handlers by operationId: the contract says which path and method each one serves. */
+/**
+ * Every operation's handler, by operationId: the public contract's and the admin API's. The descriptions say
+ * which path and method each one serves; the pipeline (http/pipeline.ts) refuses to start when one is missing.
+ */
+import type { Handler } from '../context.ts';
+import { createApiKey } from './createApiKey.ts';
 import { createChatCompletion } from './createChatCompletion.ts';
+import { createDashboardSession } from './createDashboardSession.ts';
 import { createImage } from './createImage.ts';
 import { createTextCompletion } from './createTextCompletion.ts';
+import { deleteDashboardSession } from './deleteDashboardSession.ts';
 import { editImage } from './editImage.ts';
+import { listApiKeys } from './listApiKeys.ts';
 import { listModels } from './listModels.ts';
-import type { Handler } from './types.ts';
+import { revokeApiKey } from './revokeApiKey.ts';
 
 export const handlers: Record<string, Handler> = {
   createTextCompletion,
@@ -12,4 +20,9 @@ export const handlers: Record<string, Handler> = {
   createImage,
   editImage,
   listModels,
+  createDashboardSession,
+  deleteDashboardSession,
+  listApiKeys,
+  createApiKey,
+  revokeApiKey,
 };

@@ -1,7 +1,8 @@
-/** GET /v1/models — the catalogue, serialised once. */
-import { listingJson } from '../catalogue.ts';
-import type { Handler } from './types.ts';
+/** GET /v1/models — the catalogue (decision D13: public; an unknown key is still refused). */
+import { models } from '../domain/catalogue.ts';
+import type { Handler } from '../context.ts';
 
-export const listModels: Handler = async (_request, reply) => {
-  reply.type('application/json').send(listingJson);
-};
+/** Serialised once: the catalogue never changes while the server runs. */
+const listing = JSON.stringify({ models });
+
+export const listModels: Handler = async (_request, reply) => reply.type('application/json').send(listing);

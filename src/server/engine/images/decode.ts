@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { HttpError } from '../../http-error.ts';
+import { invalidRequest } from '../../domain/errors.ts';
 import { wordsOf, type Pixels } from './canvas.ts';
 import { MAX_SIDE } from './limits.ts';
 import { sniffFormat, type AcceptedFormat } from './sniff.ts';
@@ -20,7 +20,7 @@ const ACCEPTED = 'a PNG, JPEG or WebP image in base64';
 /**
  * Decodes a request's image field: plain base64 (standard or URL-safe alphabet, line breaks allowed)
  * or a `data:image/png|jpeg|webp;base64,` URL. Anything that is not such an image — bad base64, other
- * formats, damaged files, images over 4096×4096 (decision D9) — is an HttpError(400) naming the field.
+ * formats, damaged files, images over 4096×4096 (decision D9) — is an invalid_request error naming the field.
  *
  * @example
  * const image = await decodeImageInput(body.image, 'image'); // { format: 'png', width, height, hasAlpha, pixels }
@@ -30,17 +30,17 @@ export async function decodeImageInput(value: string, field: ImageField): Promis
   const sniffed = sniffFormat(bytes);
   if (!sniffed.accepted) {
     const what = sniffed.name === undefined ? 'not' : `a ${sniffed.name} image, not`;
-    throw new HttpError(400, `'${field}' is ${what} ${ACCEPTED}.`);
+    throw invalidRequest(`'${field}' is ${what} ${ACCEPTED}.`);
   }
   const format = sniffed.format;
   const label = format === 'webp' ? 'WebP' : format.toUpperCase();
   // Read the header first, so an oversized image is refused before its pixels are allocated.
   const header = await sharp(bytes).metadata().catch(() => undefined);
   if (!header?.width || !header.height) {
-    throw new HttpError(400, `'${field}' looks like a ${label} image but its header is damaged; it could not be decoded.`);
+    throw invalidRequest(`'${field}' looks like a ${label} image but its header is damaged; it could not be decoded.`);
   }
   if (header.width > MAX_SIDE || header.height > MAX_SIDE) {
-    throw new HttpError(400,
+    throw invalidRequest(
       `'${field}' is ${header.width}×${header.height} pixels; images up to ${MAX_SIDE}×${MAX_SIDE} are accepted.`);
   }
   try {
@@ -53,35 +53,35 @@ export async function decodeImageInput(value: string, field: ImageField): Promis
     if (info.channels !== 4) throw new Error(`unexpected ${info.channels} channels`);
     return { format, width: info.width, height: info.height, hasAlpha: header.hasAlpha === true, pixels: wordsOf(data) };
   } catch {
-    throw new HttpError(400, `'${field}' is a damaged or truncated ${label} image; it could not be decoded.`);
+    throw invalidRequest(`'${field}' is a damaged or truncated ${label} image; it could not be decoded.`);
   }
 }
 
 /** The bytes of a base64 string or base64 data: URL. */
 function bytesOf(value: string, field: ImageField): Buffer {
-  if (typeof value !== 'string') throw new HttpError(400, `'${field}' must be a string: ${ACCEPTED}.`);
+  if (typeof value !== 'string') throw invalidRequest(`'${field}' must be a string: ${ACCEPTED}.`);
   let payload = value;
   const dataUrl = DATA_URL.exec(value);
   if (dataUrl) {
     const [type = '', ...parameters] = (dataUrl[1] ?? '').split(';').map((part) => part.trim().toLowerCase());
     if (!DATA_URL_TYPES.has(type)) {
-      throw new HttpError(400, `'${field}' is a data: URL of type '${type || 'text/plain'}'; send ${ACCEPTED} (image/png, image/jpeg or image/webp).`);
+      throw invalidRequest(`'${field}' is a data: URL of type '${type || 'text/plain'}'; send ${ACCEPTED} (image/png, image/jpeg or image/webp).`);
     }
     if (!parameters.includes('base64')) {
-      throw new HttpError(400, `'${field}' is a data: URL without ';base64'; send the image base64-encoded.`);
+      throw invalidRequest(`'${field}' is a data: URL without ';base64'; send the image base64-encoded.`);
     }
     payload = value.slice(dataUrl[0].length);
   } else if (/^https?:\/\//i.test(value)) {
-    throw new HttpError(400, `'${field}' is a link; send the image itself, ${ACCEPTED} or a data: URL.`);
+    throw invalidRequest(`'${field}' is a link; send the image itself, ${ACCEPTED} or a data: URL.`);
   }
   const compact = payload.replace(/\s+/g, '');
   const bad = /[^A-Za-z0-9+/\-_=]/.exec(compact) ?? /=[^=]/.exec(compact);
   if (bad) {
-    throw new HttpError(400, `'${field}' is not valid base64 (unexpected '${bad[0][0]}' at position ${bad.index}); send ${ACCEPTED}.`);
+    throw invalidRequest(`'${field}' is not valid base64 (unexpected '${bad[0][0]}' at position ${bad.index}); send ${ACCEPTED}.`);
   }
-  if (compact.length === 0) throw new HttpError(400, `'${field}' is empty; send ${ACCEPTED}.`);
+  if (compact.length === 0) throw invalidRequest(`'${field}' is empty; send ${ACCEPTED}.`);
   if (compact.replace(/=+$/, '').length % 4 === 1) {
-    throw new HttpError(400, `'${field}' is not valid base64 (its length is impossible, the data looks cut off); send ${ACCEPTED}.`);
+    throw invalidRequest(`'${field}' is not valid base64 (its length is impossible, the data looks cut off); send ${ACCEPTED}.`);
   }
   // Node's base64 decoder also reads the URL-safe alphabet.
   return Buffer.from(compact, 'base64');

@@ -1,7 +1,7 @@
 /**
  * The image engine of the reference server: paints the pictures behind `POST /v1/generation/image`
  * and `POST /v1/generation/image/edit`. HTTP, auth and quotas live in the server; this folder only
- * turns prompts and images into PNGs, and bad images into HttpError(400).
+ * turns prompts and images into PNGs, and bad images into invalid_request errors.
  */
 export { generateImages, type GenerationRequest } from './generate.ts';
 export { editImages, type EditRequest } from './edit.ts';

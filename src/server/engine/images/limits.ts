@@ -1,7 +1,7 @@
-import { spec } from '../../../contract/index.ts';
-import { HttpError } from '../../http-error.ts';
+import { contract } from '../../../contract/index.ts';
+import { invalidRequest } from '../../domain/errors.ts';
 
-const schemas = spec.components.schemas as Record<string, { maximum?: number; properties?: Record<string, Record<string, unknown>> }>;
+const schemas = contract.spec.components.schemas as Record<string, { maximum?: number; properties?: Record<string, Record<string, unknown>> }>;
 
 /** Largest width or height of a source image, a mask or a result (decision D9). */
 export const MAX_SIDE = 4096;
@@ -22,15 +22,15 @@ export const generationSizes: readonly string[] = Object.freeze(
  *
  * @example
  * checkRequest(1024, 1024, 4); // fine
- * checkRequest(0, 1024, 1); // throws HttpError(400)
+ * checkRequest(0, 1024, 1); // throws an invalid_request error
  */
 export function checkRequest(width: number, height: number, n: number): void {
   for (const [name, side] of [['width', width], ['height', height]] as const) {
     if (!Number.isInteger(side) || side < 1 || side > MAX_SIDE) {
-      throw new HttpError(400, `The image ${name} must be a whole number from 1 to ${MAX_SIDE}; got ${side}.`);
+      throw invalidRequest(`The image ${name} must be a whole number from 1 to ${MAX_SIDE}; got ${side}.`);
     }
   }
   if (!Number.isInteger(n) || n < 1 || n > MAX_COUNT) {
-    throw new HttpError(400, `'n' must be a whole number from 1 to ${MAX_COUNT}; got ${n}.`);
+    throw invalidRequest(`'n' must be a whole number from 1 to ${MAX_COUNT}; got ${n}.`);
   }
 }

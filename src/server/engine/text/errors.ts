@@ -1,7 +1,12 @@
 /**
  * The one error the engine throws: a request that is well-formed but cannot be answered as asked (for
- * example a `tool_choice` that names a function missing from `tools`). The server answers it with 400.
+ * example a `tool_choice` that names a function missing from `tools`). It is the domain's invalid_request,
+ * which the server answers with 400.
  */
-export class TextEngineError extends Error {
-  override readonly name = 'TextEngineError';
+import { GatewayError } from '../../domain/errors.ts';
+
+export class TextEngineError extends GatewayError {
+  constructor(message: string) {
+    super('invalid_request', message);
+  }
 }

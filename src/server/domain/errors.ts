@@ -1,0 +1,64 @@
+/**
+ * The errors the domain raises (catalogue, tiers, keys, quota, engines): what went wrong, in words a caller
+ * can act on, and of which kind. The domain knows nothing of HTTP: the one error handler
+ * (`http/errors.ts`) turns each kind into a status and the contract's error body.
+ */
+
+export type ErrorKind =
+  /** The request is well-formed JSON but cannot be served as asked (400). */
+  | 'invalid_request'
+  /** No credential, or one that is not valid (401). */
+  | 'authentication'
+  /** A valid credential that may not do this (403). */
+  | 'permission'
+  /** What the request names does not exist (404). */
+  | 'not_found'
+  /** A limit of the caller's is used up (429). */
+  | 'rate_limit';
+
+export class GatewayError extends Error {
+  override readonly name = 'GatewayError';
+
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** What is left of a key's daily image quota (decisions D5–D7). */
+export interface QuotaState {
+  /** Images a day for the key's tier. */
+  limit: number;
+  remaining: number;
+  /** Seconds until the quota resets (midnight UTC). */
+  resetSeconds: number;
+}
+
+/** The daily image quota cannot cover the request: `Daily quota exceeded.`, with the quota's figures. */
+export class QuotaExceeded extends GatewayError {
+  constructor(readonly quota: QuotaState) {
+    super('rate_limit', 'Daily quota exceeded.');
+  }
+}
+
+/**
+ * @example
+ * throw invalidRequest("Size '300x300' is not supported.");
+ */
+export function invalidRequest(message: string): GatewayError {
+  return new GatewayError('invalid_request', message);
+}
+
+export function notFound(message: string): GatewayError {
+  return new GatewayError('not_found', message);
+}
+
+export function forbidden(message: string): GatewayError {
+  return new GatewayError('permission', message);
+}
+
+export function unauthenticated(message: string): GatewayError {
+  return new GatewayError('authentication', message);
+}

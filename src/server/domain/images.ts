@@ -1,0 +1,86 @@
+/**
+ * Image requests as the domain sees them: the size rules of the image model, the daily quota, and the image
+ * engine, in one place for generation and edits. Images are counted before they are painted and given back
+ * when painting fails, so a failed request costs nothing.
+ */
+import { decodeImageInput, editImages, generateImages, generationSizes, type DecodedImage } from '../engine/images/index.ts';
+import { imageModel } from './catalogue.ts';
+import { invalidRequest, type QuotaState } from './errors.ts';
+import type { ImageQuota } from './quota.ts';
+import type { ApiKeyRecord } from './store/index.ts';
+
+export interface GenerationOrder {
+  prompt: string;
+  /** `<width>x<height>`, one of the image model's sizes (decision D12). */
+  size: string;
+  n: number;
+}
+
+export interface EditOrder {
+  prompt: string;
+  /** The source image and the optional mask as sent: base64 or a `data:` URL. */
+  image: string;
+  mask?: string | undefined;
+  size: string;
+  n: number;
+}
+
+export interface ImageBatch {
+  pngs: Buffer[];
+  /** The key's quota after this request. */
+  quota: QuotaState;
+}
+
+export interface ImageService {
+  generate(key: ApiKeyRecord, order: GenerationOrder): Promise<ImageBatch>;
+  /** Inpainting with a mask (only its white pixels change), a variation without. */
+  edit(key: ApiKeyRecord, order: EditOrder): Promise<ImageBatch>;
+}
+
+/** The painter behind the service: the engine's functions, or a stand-in with the same shape. */
+export interface ImageEngine {
+  generate: typeof generateImages;
+  edit: typeof editImages;
+  decode: typeof decodeImageInput;
+}
+
+export const imageEngine: ImageEngine = { generate: generateImages, edit: editImages, decode: decodeImageInput };
+
+function dimensions(size: string): { width: number; height: number } {
+  const [width, height] = size.split('x').map(Number) as [number, number];
+  return { width, height };
+}
+
+/**
+ * @example
+ * const images = createImageService(imageEngine, quota);
+ * const { pngs, quota: left } = await images.generate(key, { prompt: 'A lighthouse', size: '512x512', n: 2 });
+ */
+export function createImageService(engine: ImageEngine, quota: ImageQuota): ImageService {
+  async function produce(key: ApiKeyRecord, n: number, paint: () => Promise<Buffer[]>): Promise<ImageBatch> {
+    const grant = quota.reserve(key, n);
+    try {
+      return { pngs: await paint(), quota: grant.state };
+    } catch (error) {
+      grant.refund();
+      throw error;
+    }
+  }
+
+  return {
+    generate(key, order) {
+      if (!generationSizes.includes(order.size)) {
+        throw invalidRequest(`Size '${order.size}' is not supported; ${imageModel.id} makes ${generationSizes.join(', ')}.`);
+      }
+      const { width, height } = dimensions(order.size);
+      return produce(key, order.n, () => engine.generate({ prompt: order.prompt, width, height, n: order.n }));
+    },
+    async edit(key, order) {
+      // Both pictures are decoded (invalid_request when they do not) before anything is counted.
+      const image = await engine.decode(order.image, 'image');
+      const mask: DecodedImage | undefined = order.mask === undefined ? undefined : await engine.decode(order.mask, 'mask');
+      const { width, height } = dimensions(order.size);
+      return produce(key, order.n, () => engine.edit({ prompt: order.prompt, image, mask, width, height, n: order.n }));
+    },
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * Authentication, as each operation's `security` in the contract lists it. Every security scheme the
+ * descriptions name has a `Credential` here (the API key in `x-api-key` or `Authorization: Bearer`, the
+ * admin token, the dashboard session); the one `onRequest` hook tries an operation's alternatives in the
+ * order the contract lists them, and the first credential the request carries decides: it is accepted, or
+ * the request is refused. A public operation (`security: [{}]`) called without any is anonymous.
+ */
+import type { FastifyRequest } from 'fastify';
+import { isPublic, type Operation } from '../../contract/index.ts';
+import { INVALID_KEY, type KeyVerifier } from '../domain/keys.ts';
+import { unauthenticated } from '../domain/errors.ts';
+import type { ApiKeyRecord } from '../domain/store/index.ts';
+
+export interface Credential {
+  /** Whether the request carries this kind of credential at all (the header is there, the cookie is set). */
+  sent(request: FastifyRequest): boolean;
+  /** Checks it: the caller's key record (null when the caller is not a key, as the admin); throws when refused. */
+  check(request: FastifyRequest): ApiKeyRecord | null;
+  /** Why an operation that needs this credential refuses a request that sends none. */
+  missing: string;
+}
+
+/** Credentials by the name of the security scheme they implement. */
+export type Credentials = Record<string, Credential>;
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/**
+ * The contract's `ApiKeyHeader` (`x-api-key`) and `BearerAuth` (`Authorization: Bearer`) schemes, both checked
+ * against the keys the gateway issued.
+ */
+export function apiKeyCredentials(keys: KeyVerifier): Credentials {
+  return {
+    ApiKeyHeader: {
+      sent: (request) => request.headers['x-api-key'] !== undefined,
+      check: (request) => keys.verify(String(request.headers['x-api-key']).trim()),
+      missing: INVALID_KEY,
+    },
+    BearerAuth: {
+      sent: (request) => BEARER.test(request.headers.authorization ?? ''),
+      check: (request) => keys.verify(BEARER.exec(request.headers.authorization!)![1]!),
+      missing: INVALID_KEY,
+    },
+  };
+}
+
+/**
+ * Who the caller is for this operation: a key record, or null (anonymous on a public operation, or the admin).
+ *
+ * @example
+ * request.apiKey = authenticate(op, request, credentials);
+ */
+export function authenticate(op: Operation, request: FastifyRequest, credentials: Credentials): ApiKeyRecord | null {
+  for (const alternative of op.security) {
+    const needed = alternative.map((scheme) => credentialFor(credentials, scheme));
+    if (needed.length === 0 || !needed.every((credential) => credential.sent(request))) continue;
+    let key: ApiKeyRecord | null = null;
+    for (const credential of needed) key = credential.check(request) ?? key;
+    return key;
+  }
+  if (isPublic(op)) return null;
+  throw unauthenticated(credentialFor(credentials, op.security[0]![0]!).missing);
+}
+
+/** Fails at start-up, not on a request, when the contract names a scheme that nothing implements. */
+export function requireCredentials(operations: readonly Operation[], credentials: Credentials): void {
+  for (const op of operations) for (const alternative of op.security) for (const scheme of alternative) credentialFor(credentials, scheme);
+}
+
+function credentialFor(credentials: Credentials, scheme: string): Credential {
+  const credential = credentials[scheme];
+  if (!credential) throw new Error(`The security scheme '${scheme}' has no credential check in the server.`);
+  return credential;
+}

@@ -1,0 +1,122 @@
+/**
+ * The one error handler. Every failure, whoever raises it, becomes the contract's `{"error": message}`: the
+ * domain's errors by their kind, Fastify's own client errors (bad JSON, body too large, wrong content type)
+ * with a message a person can act on, unknown routes 404 and known routes with the wrong method 405 with
+ * `Allow`. Anything else is logged (never a key) and answers 500; the server keeps serving.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { GatewayError, QuotaExceeded, type ErrorKind } from '../domain/errors.ts';
+import { quotaHeaders } from './responses.ts';
+
+const statusOf: Record<ErrorKind, number> = {
+  invalid_request: 400,
+  authentication: 401,
+  permission: 403,
+  not_found: 404,
+  rate_limit: 429,
+};
+
+/** The contract's error body (the interface specification's "Errors"). */
+export function errorBody(message: string): { error: string } {
+  return { error: message };
+}
+
+/** Sends a domain error as its status, headers and body. */
+export function sendError(reply: FastifyReply, error: GatewayError): FastifyReply {
+  if (error instanceof QuotaExceeded) {
+    // Decision D6: the quota resets at midnight UTC, and SDKs that retry a 429 by themselves must not.
+    reply.headers({ 'retry-after': String(error.quota.resetSeconds), 'x-should-retry': 'false', ...quotaHeaders(error.quota) });
+  }
+  return reply.code(statusOf[error.kind]).send(errorBody(error.message));
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  // Our own JSON parser, so that malformed JSON gets a precise 400 instead of a generic one.
+  // Only JSON is accepted anywhere: without the other built-in parsers, any other type reaches the 415
+  // branch of the error handler below and gets a 400 that names it.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(new GatewayError('invalid_request', 'Request body is empty; send a JSON object.'), undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (error) {
+      done(new GatewayError('invalid_request', `Request body is not valid JSON: ${(error as Error).message}.`), undefined);
+    }
+  });
+
+  // Which methods each route pattern has (`/dashboard/api/keys/:keyId` as a regular expression), to tell
+  // 405 from 404.
+  const methodsByPattern = new Map<string, { match: RegExp; methods: Set<string> }>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const entry = methodsByPattern.get(route.url) ?? { match: routePattern(route.url), methods: new Set<string>() };
+    for (const m of methods) if (m !== 'HEAD' && m !== 'OPTIONS') entry.methods.add(m);
+    methodsByPattern.set(route.url, entry);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = [...methodsByPattern.values()].find((entry) => entry.match.test(path))?.methods;
+    if (allowed && allowed.size > 0) {
+      const allow = [...allowed].sort().join(', ');
+      return reply.code(405).header('allow', allow).send(errorBody(`Method ${request.method} is not allowed on ${path}; use ${allow}.`));
+    }
+    return reply.code(404).send(errorBody(`No route ${request.method} ${path}. The API lives under /v1; see /docs.`));
+  });
+
+  app.setErrorHandler(async (error: FastifyError | GatewayError, request, reply) => {
+    if (error instanceof GatewayError) return sendError(reply, error);
+    const status = error.statusCode ?? 500;
+    if (status === 413) {
+      // Read (and drop) the rest of the upload before answering: a client still sending its body would
+      // otherwise get a broken pipe instead of this 413. Fastify asks to close the connection; draining
+      // makes that unnecessary, up to a bound.
+      await drain(request.raw, DRAIN_LIMIT);
+      reply.removeHeader('connection');
+      return reply.code(413).send(errorBody(`Request body is larger than ${app.initialConfig.bodyLimit} bytes.`));
+    }
+    if (status === 415) {
+      return reply.code(400).send(errorBody(`Content-Type must be application/json, not '${request.headers['content-type'] ?? 'none'}'.`));
+    }
+    if (status >= 400 && status < 500) {
+      return reply.code(status === 404 ? 404 : 400).send(errorBody(error.message));
+    }
+    request.log.error({ err: error, method: request.method, url: request.url.split('?')[0] }, 'unexpected fault');
+    return reply.code(500).send(errorBody('Internal server error.'));
+  });
+}
+
+/** How much of an over-large body is read and dropped so the client can read the 413 (beyond: connection closed). */
+const DRAIN_LIMIT = 256 * 1024 * 1024;
+
+/** Consumes what is left of a request body, up to `limit` bytes. */
+function drain(req: IncomingMessage, limit: number): Promise<void> {
+  return new Promise((resolve) => {
+    if (req.complete || req.readableEnded || req.destroyed) return resolve();
+    let seen = 0;
+    const finish = () => {
+      req.off('data', onData);
+      req.off('end', finish);
+      req.off('close', finish);
+      req.off('error', finish);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > limit) finish();
+    };
+    req.on('data', onData);
+    req.once('end', finish);
+    req.once('close', finish);
+    req.once('error', finish);
+    req.resume();
+  });
+}
+
+/** A Fastify route URL as a regular expression: each `:param` matches one path segment. */
+function routePattern(url: string): RegExp {
+  const escaped = url.split(/(:[A-Za-z0-9_]+)/).map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  return new RegExp(`^${escaped.join('')}$`);
+}

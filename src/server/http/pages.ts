@@ -1,0 +1,59 @@
+/**
+ * What the server offers beside the operations: `/` (links), the bundled descriptions (`/openapi.json`, the
+ * contract; `/dashboard/api/openapi.json`, the admin API) and their Redoc pages (`/docs`, `/docs/admin`),
+ * built by `npm run docs`.
+ */
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import type { Contract } from '../../contract/index.ts';
+import { packageFile } from '../../package-root.ts';
+import { demoKeys } from '../domain/keys.ts';
+import { errorBody } from './errors.ts';
+
+export interface DescribedApi {
+  contract: Contract;
+  /** Where its description and its docs page are served. */
+  specPath: string;
+  docsPath: string;
+  /** The Redoc page `npm run docs` writes, relative to the package. */
+  docsFile: string;
+}
+
+export function registerPages(app: FastifyInstance, apis: readonly DescribedApi[], options: { demoKeys: boolean }): void {
+  for (const api of apis) {
+    const specJson = readFileSync(api.contract.url, 'utf8');
+    let docs: string | undefined;
+    app.get(api.specPath, async (_request, reply) => reply.type('application/json').send(specJson));
+    app.get(api.docsPath, async (_request, reply) => {
+      try {
+        docs ??= readFileSync(packageFile(api.docsFile), 'utf8');
+      } catch {
+        return reply.code(503).send(errorBody('The docs page is not built yet: run `npm run docs`, then reload.'));
+      }
+      return reply.type('text/html; charset=utf-8').send(docs);
+    });
+  }
+  app.get('/', async (_request, reply) => reply.type('text/html; charset=utf-8').send(homePage(options.demoKeys)));
+}
+
+function homePage(withDemoKeys: boolean): string {
+  const keys = withDemoKeys
+    ? `<h2>Demo keys</h2><ul>${demoKeys.map((k) => `<li><code>${k.key}</code> (${k.tier})</li>`).join('')}</ul>`
+    : '<p>Demo keys are switched off; create a key in the dashboard.</p>';
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>AI Model Gateway (reference implementation)</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:42rem;margin:3rem auto;padding:0 1rem;color:#1d2330}
+a{color:#2857c5}code{background:#f1f3f7;padding:.1rem .3rem;border-radius:3px}</style></head>
+<body><h1>AI Model Gateway</h1>
+<p>The reference implementation of the gateway contract.</p>
+<ul>
+<li><a href="/docs">API documentation</a> (Redoc)</li>
+<li><a href="/openapi.json">OpenAPI description</a> (bundled, JSON)</li>
+<li><a href="/dashboard">Dashboard</a>: Settings → API Keys → Create New Key</li>
+<li><a href="/docs/admin">Admin API documentation</a>: the dashboard's operations, for scripts</li>
+</ul>
+${keys}
+<p>Send a key as <code>x-api-key</code>, or as <code>Authorization: Bearer</code> on chat completions.</p>
+</body></html>`;
+}

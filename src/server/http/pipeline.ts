@@ -1,0 +1,67 @@
+/**
+ * The one request pipeline: every operation of every description the server serves (the public contract and
+ * the admin API) is registered by the same loop, with the same stages, in the order Fastify runs them:
+ *
+ *   onRequest   authentication (auth.ts), from the operation's `security`
+ *   parsing     JSON only (errors.ts)
+ *   validation  the contract's validators for the body, query and path (validation.ts)
+ *   handler     routes/<operationId>.ts, which calls the domain
+ *   errors      any failure, from any stage, through the one error handler (errors.ts)
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Contract, Operation } from '../../contract/index.ts';
+import type { ApiKeyRecord } from '../domain/store/index.ts';
+import type { AppContext, Handler } from '../context.ts';
+import { authenticate, requireCredentials, type Credentials } from './auth.ts';
+import { contractValidators, validatedParts } from './validation.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller's key; null on a public operation called without one, and for the admin. */
+    apiKey: ApiKeyRecord | null;
+  }
+  interface FastifyContextConfig {
+    /** The contract operation this route serves (absent on the server's own pages). */
+    operation?: Operation;
+  }
+}
+
+export interface Pipeline {
+  contracts: readonly Contract[];
+  /** A handler for every operation, by operationId. */
+  handlers: Record<string, Handler>;
+  credentials: Credentials;
+  context: AppContext;
+}
+
+/**
+ * @example
+ * registerOperations(app, { contracts: [contract, adminApi], handlers, credentials, context });
+ */
+export function registerOperations(app: FastifyInstance, { contracts, handlers, credentials, context }: Pipeline): void {
+  const operations = contracts.flatMap((c) => c.operations.map((op) => ({ contract: c, op })));
+  requireCredentials(operations.map(({ op }) => op), credentials);
+  const served = new Set(operations.map(({ op }) => op.operationId));
+  const extra = Object.keys(handlers).filter((id) => !served.has(id));
+  if (extra.length > 0) throw new Error(`Handlers without an operation in the contract: ${extra.join(', ')}`);
+
+  app.decorateRequest('apiKey', null);
+  app.addHook('onRequest', async (request) => {
+    const { operation } = request.routeOptions.config;
+    if (operation) request.apiKey = authenticate(operation, request, credentials);
+  });
+
+  for (const contract of contracts) contract.precompile();
+  for (const { contract, op } of operations) {
+    const handler = handlers[op.operationId];
+    if (!handler) throw new Error(`The operation ${op.operationId} of ${contract.id} has no handler in routes/`);
+    app.route({
+      method: op.method.toUpperCase() as 'GET' | 'POST' | 'DELETE',
+      url: op.path.replace(/\{(\w+)\}/g, ':$1'),
+      config: { operation: op },
+      schema: validatedParts(op),
+      validatorCompiler: contractValidators(contract, op),
+      handler: (request, reply) => handler(request, reply, context),
+    });
+  }
+}

@@ -1,0 +1,14 @@
+/** GET /dashboard/api/keys — every key, newest first, with today's image usage; never a whole key. */
+import { keyView, newestFirst } from '../dashboard/key-view.ts';
+import { utcDay } from '../domain/day.ts';
+import type { Handler } from '../context.ts';
+
+export const listApiKeys: Handler = async (_request, reply, { store, now, demoKeys }) => {
+  const day = utcDay(now());
+  const keys = store
+    .listKeys()
+    .filter((record) => demoKeys || !record.demo)
+    .sort(newestFirst)
+    .map((record) => keyView(record, store, day));
+  return reply.header('cache-control', 'no-store').send({ keys });
+};
