@@ -5,7 +5,8 @@
  * send the same request, so each must also carry exactly the same number of events.
  */
 import { Agent, request } from 'node:http';
-import { createParser } from 'eventsource-parser';
+import { Readable } from 'node:stream';
+import { readEvents } from '../../src/client/sse.ts';
 import { percentile } from './stats.ts';
 
 export interface StreamTarget {
@@ -182,23 +183,21 @@ function openStream(target: StreamTarget, agent: Agent, onOpen: (opened: boolean
       if (error) outcome.error ??= error;
       resolve(outcome);
     };
-    const parser = createParser({
-      onEvent(event) {
-        if (outcome.events === 0) outcome.ttfeMs = performance.now() - started;
-        outcome.events++;
-        if (outcome.done) outcome.error ??= 'an event after [DONE]';
-        if (event.data === '[DONE]') {
-          outcome.done = true;
-          return;
-        }
-        try {
-          const chunk = JSON.parse(event.data) as { choices: Array<{ delta?: { content?: string | null } }> };
-          for (const choice of chunk.choices) if (typeof choice.delta?.content === 'string') outcome.content += choice.delta.content;
-        } catch {
-          outcome.error ??= `an event that is not JSON: ${event.data.slice(0, 80)}`;
-        }
-      },
-    });
+    const onEvent = (event: { data: string }) => {
+      if (outcome.events === 0) outcome.ttfeMs = performance.now() - started;
+      outcome.events++;
+      if (outcome.done) outcome.error ??= 'an event after [DONE]';
+      if (event.data === '[DONE]') {
+        outcome.done = true;
+        return;
+      }
+      try {
+        const chunk = JSON.parse(event.data) as { choices: Array<{ delta?: { content?: string | null } }> };
+        for (const choice of chunk.choices) if (typeof choice.delta?.content === 'string') outcome.content += choice.delta.content;
+      } catch {
+        outcome.error ??= `an event that is not JSON: ${event.data.slice(0, 80)}`;
+      }
+    };
     const req = request(
       url,
       { method: 'POST', agent, headers: { ...target.headers, 'content-length': Buffer.byteLength(payload) } },
@@ -210,11 +209,12 @@ function openStream(target: StreamTarget, agent: Agent, onOpen: (opened: boolean
         }
         opened = true;
         onOpen(true);
-        res.setEncoding('utf8');
-        res.on('data', (text: string) => parser.feed(text));
-        res.on('end', () => finish());
-        res.on('error', (error) => finish(error.message));
-        res.on('close', () => finish('the connection closed before the answer ended'));
+        (async () => {
+          for await (const event of readEvents(Readable.toWeb(res) as ReadableStream<Uint8Array>)) onEvent(event);
+        })().then(
+          () => finish(res.complete ? undefined : 'the connection closed before the answer ended'),
+          (error: Error) => finish(error.message),
+        );
       },
     );
     req.setTimeout(60_000, () => req.destroy(new Error('no answer within 60 s')));

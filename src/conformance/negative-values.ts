@@ -4,7 +4,7 @@
  */
 import type { SchemaObject } from '../contract/index.ts';
 import { jsonType, typesOf } from './schema.ts';
-import { pick, type Rng } from './rng.ts';
+import type { Rng } from '../lib/random.ts';
 
 /** Values whose JSON type the schema does not allow. */
 export function wrongTypeValues(types: string[]): unknown[] {
@@ -31,7 +31,7 @@ export function boundBreakers(s: SchemaObject, current: unknown, rng: Rng): Arra
   if (typeof s.pattern === 'string') {
     const regex = new RegExp(s.pattern as string, 'u');
     const misfits = ['conformance', 'x', '0', '-1', 'conformance x conformance'].filter((v) => !regex.test(v));
-    if (misfits.length > 0) out.push(['pattern', pick(rng, misfits), `not matching ${s.pattern}`]);
+    if (misfits.length > 0) out.push(['pattern', rng.pick(misfits), `not matching ${s.pattern}`]);
   }
   if (Array.isArray(current) && current.length > 0) {
     if (num('minItems')! > 0) out.push(['minItems', current.slice(0, num('minItems')! - 1), `with fewer than ${num('minItems')} items`]);

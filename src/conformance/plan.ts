@@ -1,16 +1,18 @@
 /**
  * Every check of the suite, in the order they run: the cheap ones first (a run that stops at its first
  * failure stops sooner), those that make images later, and the quota last: it spends what the others leave.
+ *
+ * A check's id is `<operationId>/<family>/<slug>`, and the checks of a family live in `checks/<family>.ts`:
+ * a failing id names the file that holds its check.
  */
 import type { Check, RunContext } from './check.ts';
 import { authChecks } from './checks/auth.ts';
 import { errorChecks } from './checks/errors.ts';
 import { imageChecks } from './checks/images.ts';
-import { modelChecks } from './checks/models.ts';
 import { quotaChecks } from './checks/quota.ts';
 import { responseChecks } from './checks/responses.ts';
 import { streamingChecks } from './checks/streaming.ts';
-import { textChecks } from './checks/text.ts';
+import { behaviourChecks } from './checks/behaviour.ts';
 import { tierChecks } from './checks/tiers.ts';
 import { validationChecks } from './checks/validation.ts';
 
@@ -19,11 +21,10 @@ export function planChecks(ctx: RunContext): Check[] {
     ...responseChecks(),
     ...authChecks(),
     ...streamingChecks(),
-    ...textChecks(),
+    ...behaviourChecks(),
     ...tierChecks(ctx),
     ...validationChecks(ctx),
-    ...errorChecks(),
-    ...modelChecks(ctx),
+    ...errorChecks(ctx),
     ...imageChecks(),
     ...quotaChecks(ctx),
   ];

@@ -38,3 +38,20 @@ describe('parseCli', () => {
     expect(() => parseCli(argv as string[])).toThrow(message);
   });
 });
+
+describe('the checks', () => {
+  it('live in checks/<family>.ts, one file per family, as their ids say', async () => {
+    const { readdirSync } = await import('node:fs');
+    const files = readdirSync(new URL('../../src/conformance/checks/', import.meta.url)).map((f) => f.replace(/\.ts$/, '')).sort();
+    const { planChecks } = await import('../../src/conformance/plan.ts');
+    const { Catalogue } = await import('../../src/conformance/catalogue.ts');
+    const { KeyRing } = await import('../../src/conformance/keys.ts');
+    const { profiles } = await import('../../src/conformance/profiles.ts');
+    const { ImageLedger } = await import('../../src/conformance/check.ts');
+    const { models } = await import('../../src/server/domain/catalogue.ts');
+    const ctx = { baseUrl: 'http://127.0.0.1:1', profile: profiles.full, keys: new KeyRing({ starter: 'sk-a', pro: 'sk-b' }), seed: 1, catalogue: Catalogue.fromListing({ models }), ledger: new ImageLedger(), timeoutMs: 1 };
+    const checks = planChecks(ctx);
+    expect([...new Set(checks.map((c) => c.family))].sort()).toEqual(files);
+    for (const c of checks) expect(c.id.split('/')[1], c.id).toBe(c.family);
+  });
+});

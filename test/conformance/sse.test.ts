@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseEventStream } from '../../src/conformance/sse.ts';
+import { parseEventStream } from '../../src/client/sse.ts';
 
 describe('parseEventStream', () => {
   it('reads data-only events', () => {

@@ -3,7 +3,16 @@ import { contract, describeErrors } from '../../src/contract/index.ts';
 import { logSink, STREAM_ABANDONED } from '../helpers/log.ts';
 import { startServer, useServer } from '../helpers/server.ts';
 import { chatBody } from './http.ts';
-import { readEvents, reassemble } from './sse.ts';
+import { collectChatCompletion } from '../../src/client/index.ts';
+import { readEvents } from './sse.ts';
+
+/** The message a stream's chunks add up to, joined by the client's own collector. */
+async function reassemble(chunks: any[]) {
+  const completion = await collectChatCompletion((async function* () {
+    yield* chunks;
+  })());
+  return { ...completion.choices[0]!.message, finish_reason: completion.choices[0]!.finish_reason };
+}
 
 const server = useServer();
 
@@ -37,7 +46,7 @@ describe('streaming', () => {
     for (const chunk of chunks.slice(0, -1)) expect(chunk.choices[0].finish_reason).toBeNull();
     expect(new Set(chunks.map((c) => c.id)).size).toBe(1);
     const whole = await (await post(body)).json();
-    expect(reassemble(chunks).content).toBe(whole.choices[0].message.content);
+    expect((await reassemble(chunks)).content).toBe(whole.choices[0].message.content);
     expect(chunks.length).toBeGreaterThan(5); // token by token, not in one piece
   });
 
@@ -52,9 +61,9 @@ describe('streaming', () => {
   it('streams tool calls whose arguments reassemble to valid JSON', async () => {
     const tool = { type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } } };
     const chunks = await streamed({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Look up tide tables' }], tools: [tool], tool_choice: 'required' });
-    const message = reassemble(chunks);
+    const message = await reassemble(chunks);
     expect(message.finish_reason).toBe('tool_calls');
-    expect(JSON.parse(message.tool_calls[0].function.arguments)).toHaveProperty('query');
+    expect(JSON.parse(message.tool_calls![0]!.function.arguments)).toHaveProperty('query');
   });
 
   it('stops generating when the client goes away', async () => {

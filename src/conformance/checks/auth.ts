@@ -7,7 +7,8 @@ import { acceptsScheme, isPublic, type Operation } from '../../contract/index.ts
 import { checkedOperations } from '../scope.ts';
 import type { Check, Tester } from '../check.ts';
 import { apiKeyHeader, bearerSchemeName } from '../keys.ts';
-import { expectSuccess, expectUnauthorized, SPEC, validRequest } from './common.ts';
+import { expectSuccess, expectUnauthorized, SPEC } from '../expectations.ts';
+import { validRequest } from '../requests.ts';
 
 /** A key no implementation has issued. */
 export const UNKNOWN_KEY = 'sk-conformance-unknown-key-0000';

@@ -1,12 +1,16 @@
 /**
  * Answers to requests no valid client sends: malformed JSON, another content type (D21), a body over the
- * size limit (D9), an unknown route or method (D21). Each is a 4xx `{error}`, never a 5xx.
+ * size limit (D9), an unknown route or method (D21), an unknown model (D10), and a model that does not offer
+ * the endpoint, which for the image endpoints is the specification's image model rule. Each is a 4xx
+ * `{error}`, never a 5xx.
  */
-import { contract, type Operation } from '../../contract/index.ts';
+import { contract, tierRank, type Operation } from '../../contract/index.ts';
 import { keyHeaders } from '../keys.ts';
 import { checkedOperations } from '../scope.ts';
-import type { Check } from '../check.ts';
-import { expectClientError, expectErrorBody, validRequest } from './common.ts';
+import type { Check, RunContext } from '../check.ts';
+import { takesModel, withModel } from '../examples.ts';
+import { expectClientError, expectErrorBody, SPEC } from '../expectations.ts';
+import { validRequest } from '../requests.ts';
 
 /** D9: bodies up to 20 MiB are accepted. */
 export const BODY_LIMIT = 20 * 1024 * 1024;
@@ -15,7 +19,7 @@ export const UNKNOWN_ROUTE = '/v1/conformance-unknown-route';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
-export function errorChecks(): Check[] {
+export function errorChecks(ctx: RunContext): Check[] {
   const checks: Check[] = [
     {
       id: 'general/errors/unknown-route',
@@ -39,7 +43,7 @@ export function errorChecks(): Check[] {
     if (!paths.has(op.path)) checks.push(wrongMethod(op));
     paths.add(op.path);
   }
-  return checks;
+  return [...checks, ...modelChecks(ctx)];
 }
 
 /** D21: a known route with a method it does not have → 405 `{error}` with `Allow`. */
@@ -120,4 +124,61 @@ let oversized: Buffer | undefined;
 function oversizedBody(): Buffer {
   oversized ??= Buffer.concat([Buffer.from('{"prompt":"'), Buffer.alloc(BODY_LIMIT + 1024, 'x'), Buffer.from('"}')]);
   return oversized;
+}
+
+export const UNKNOWN_MODEL = 'conformance-unknown-model';
+
+/** The model a request names: unknown (404, D10), or one that does not offer the endpoint (400). */
+function modelChecks(ctx: RunContext): Check[] {
+  return checkedOperations.filter((op) => takesModel(op)).flatMap((op) => [unknownModel(op), ...modelRule(ctx, op)]);
+}
+
+function unknownModel(op: Operation): Check {
+  return {
+    id: `${op.operationId}/errors/unknown-model`,
+    operationId: op.operationId,
+    family: 'errors',
+    title: `an unknown model '${UNKNOWN_MODEL}' → 404 {error} (D10; core: 4xx)`,
+    stateful: true,
+    async run(t) {
+      const req = withModel(op, validRequest(t, op), UNKNOWN_MODEL);
+      expectClientError(t, op, await t.send(req), op.responses['404'] ? 404 : 400, 'D10');
+    },
+  };
+}
+
+/**
+ * A model from the listing that does not offer this endpoint → 400 whose message names a model that
+ * does. For the image endpoints this is the specification's image model rule (core); elsewhere D10.
+ */
+function modelRule(ctx: RunContext, op: Operation): Check[] {
+  const image = ctx.catalogue.imageModel();
+  const imageRule = !!image && image.endpoints.includes(op.path);
+  return [
+    {
+      id: `${op.operationId}/errors/model-without-endpoint`,
+      operationId: op.operationId,
+      family: 'errors',
+      title: imageRule
+        ? `a chat model as model → 400 naming the image model '${image!.id}'`
+        : `a model that does not offer ${op.path} → 400 naming one that does (D10)`,
+      stateful: true,
+      reference: !imageRule,
+      async run(t) {
+        const best = t.ctx.keys.best();
+        if (!best) return t.skip('no key given (--key tier=sk-…)');
+        const other = t.ctx.catalogue.models
+          .filter((m) => !m.endpoints.includes(op.path) && tierRank(m.tier) <= tierRank(best.tier))
+          .sort((a, b) => Number(b.category === 'Chat') - Number(a.category === 'Chat'))[0];
+        if (!other) return t.skip(`every model in the listing offers ${op.path}`);
+        const ex = await t.send(withModel(op, validRequest(t, op), other.id));
+        const rule = imageRule ? `${SPEC.errors}: image model rule` : 'D10';
+        if (!t.status(ex, 400, rule, `model '${other.id}'`)) return;
+        t.shape(op, ex);
+        const message = String((ex.response?.json as { error?: unknown })?.error ?? '');
+        const named = imageRule ? [image!.id] : t.ctx.catalogue.offering(op.path).map((m) => m.id);
+        t.expect(named.some((id) => message.includes(id)), `the message ${JSON.stringify(message)} names none of ${named.join(', ')}`, rule, ex);
+      },
+    },
+  ];
 }

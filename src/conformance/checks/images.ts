@@ -8,9 +8,9 @@ import { checkedOperations, isImageOperation } from '../scope.ts';
 import type { Check } from '../check.ts';
 import { changedPixels, decodeImage, gradientPng, squareMaskPng } from '../png.ts';
 import { propertySchema } from '../schema.ts';
-import { expectSuccess, SPEC, validRequest } from './common.ts';
-import { checkImages } from './image-results.ts';
-import { withBody } from './text.ts';
+import { checkImages } from '../image-results.ts';
+import { expectSuccess, SPEC } from '../expectations.ts';
+import { validRequest, withBody } from '../requests.ts';
 
 /** Operations whose success is an image result. */
 export function imageOperations(): Operation[] {

@@ -8,10 +8,10 @@
 import { dailyImageQuota, type Operation } from '../../contract/index.ts';
 import type { Check, RunContext, Tester } from '../check.ts';
 import { propertySchema, resolve } from '../schema.ts';
-import { aKey, expectMessage, MESSAGES, SPEC, validRequest } from './common.ts';
-import { isImageResult } from './image-results.ts';
+import { isImageResult } from '../image-results.ts';
 import { imageOperations } from './images.ts';
-import { withBody } from './text.ts';
+import { aKey, expectMessage, MESSAGES, SPEC } from '../expectations.ts';
+import { validRequest, withBody } from '../requests.ts';
 
 const RULE = `${SPEC.limits}: daily image count per tier`;
 

@@ -5,8 +5,9 @@
 import { checkedOperations, isImageOperation } from '../scope.ts';
 import type { Check } from '../check.ts';
 import { requestExamples } from '../examples.ts';
-import { expectSuccess, validRequest } from './common.ts';
-import { checkImages, requested } from './image-results.ts';
+import { checkImages, requested } from '../image-results.ts';
+import { expectSuccess } from '../expectations.ts';
+import { validRequest } from '../requests.ts';
 
 export function responseChecks(): Check[] {
   return checkedOperations.flatMap((op) =>

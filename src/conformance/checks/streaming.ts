@@ -10,10 +10,10 @@ import { requestExamples } from '../examples.ts';
 import type { Exchange, OutgoingRequest } from '../http.ts';
 import { schemaLocation } from '../schema.ts';
 import { checkedOperations } from '../scope.ts';
-import { parseEventStream } from '../sse.ts';
-import { expectSuccess, withStreamAccept, validRequest } from './common.ts';
-import { analyseStream } from './stream-rules.ts';
-import { finishReason, longRequest, textOf, withBody } from './text.ts';
+import { parseEventStream } from '../../client/sse.ts';
+import { analyseStream } from '../stream-rules.ts';
+import { expectSuccess, finishReason, textOf } from '../expectations.ts';
+import { longRequest, validRequest, withBody, withStreamAccept } from '../requests.ts';
 
 const SSE = 'text/event-stream';
 const RULE = 'D17';

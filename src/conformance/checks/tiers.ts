@@ -9,8 +9,9 @@ import { allows, type CatalogueModel } from '../catalogue.ts';
 import type { Check, RunContext, Tester } from '../check.ts';
 import { takesModel, withModel } from '../examples.ts';
 import { keyHeaders } from '../keys.ts';
-import { aKey, expectSuccess, SPEC, validRequest } from './common.ts';
 import { imageOperations } from './images.ts';
+import { aKey, expectSuccess, SPEC } from '../expectations.ts';
+import { validRequest } from '../requests.ts';
 
 const RULE = `${SPEC.auth}: a valid key without permission for the resource (tier) → 403`;
 

@@ -8,7 +8,8 @@ import { checkedOperations } from '../scope.ts';
 import type { Check, RunContext } from '../check.ts';
 import { buildRequest, firstExample } from '../examples.ts';
 import { negativeCases } from '../negative.ts';
-import { expectClientError, expectMessage, withStreamAccept } from './common.ts';
+import { expectClientError, expectMessage } from '../expectations.ts';
+import { withStreamAccept } from '../requests.ts';
 
 export function validationChecks(ctx: RunContext): Check[] {
   return checkedOperations.flatMap((op) => casesFor(ctx, op));

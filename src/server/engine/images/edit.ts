@@ -4,7 +4,7 @@ import { encodePng } from './encode.ts';
 import { inpaint } from './inpaint.ts';
 import { checkRequest } from './limits.ts';
 import { maskAt } from './mask.ts';
-import { digest, seeded } from './random.ts';
+import { hashBytes, hashParts, Rng } from '../../../lib/random.ts';
 import { renderArtwork } from './render.ts';
 import { resizePixels } from './resize.ts';
 import { themeFor } from './theme.ts';
@@ -36,10 +36,11 @@ export async function editImages(req: EditRequest): Promise<Buffer[]> {
   const source = await resizePixels(req.image, width, height);
   const white = req.mask === undefined ? undefined : maskAt(req.mask, width, height);
   const theme = themeFor(req.prompt);
-  const key = digest(rasterBytes(source), white ?? 'variation');
+  // The pictures depend on the source's pixels and on the mask's, not on how they were encoded.
+  const key = `${hashBytes(rasterBytes(source))}/${white === undefined ? 'variation' : hashBytes(white)}`;
   const encodings: Promise<Buffer>[] = [];
   for (let index = 0; index < n; index++) {
-    const rng = seeded('edit', req.prompt, width, height, index, key);
+    const rng = new Rng(hashParts('edit', req.prompt, width, height, index, key));
     const pattern = renderArtwork(width, height, theme, rng);
     const result = white === undefined ? vary(source, pattern, rng.range(60, 300)) : inpaint(source, white, pattern);
     encodings.push(encodePng(result));

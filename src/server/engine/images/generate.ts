@@ -1,6 +1,6 @@
 import { encodePng } from './encode.ts';
 import { checkRequest } from './limits.ts';
-import { seeded } from './random.ts';
+import { hashParts, Rng } from '../../../lib/random.ts';
 import { renderArtwork } from './render.ts';
 import { themeFor } from './theme.ts';
 
@@ -24,7 +24,7 @@ export async function generateImages(req: GenerationRequest): Promise<Buffer[]> 
   const theme = themeFor(req.prompt);
   const encodings: Promise<Buffer>[] = [];
   for (let index = 0; index < req.n; index++) {
-    const rng = seeded('generate', req.prompt, req.width, req.height, index);
+    const rng = new Rng(hashParts('generate', req.prompt, req.width, req.height, index));
     // Painting runs on this thread; each encode runs on libuv's pool while the next image is painted.
     encodings.push(encodePng(renderArtwork(req.width, req.height, theme, rng)));
   }

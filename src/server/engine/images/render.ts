@@ -1,5 +1,5 @@
 import { blendCircle, createRaster, DISC, fillBelow, fillGradient, fillRadialGradient, GLOW, RING, type Raster } from './canvas.ts';
-import type { Random } from './random.ts';
+import type { Rng } from '../../../lib/random.ts';
 import { hsl, mix, type Rgb, type Theme } from './theme.ts';
 
 /**
@@ -7,9 +7,9 @@ import { hsl, mix, type Rgb, type Theme } from './theme.ts';
  * prompt, size and index) sets the layout, so every image of a prompt is different but related.
  *
  * @example
- * const raster = renderArtwork(512, 512, themeFor('a quiet lake'), seeded('generate', 'a quiet lake', 512, 512, 0));
+ * const raster = renderArtwork(512, 512, themeFor('a quiet lake'), new Rng(hashParts('generate', 'a quiet lake', 512, 512, 0)));
  */
-export function renderArtwork(width: number, height: number, theme: Theme, rng: Random): Raster {
+export function renderArtwork(width: number, height: number, theme: Theme, rng: Rng): Raster {
   const raster = createRaster(width, height);
   // Each picture of a prompt drifts a little in hue so a batch of n does not look like one image n times.
   const hue = theme.hue + rng.range(-12, 12);
@@ -19,7 +19,7 @@ export function renderArtwork(width: number, height: number, theme: Theme, rng: 
 }
 
 /** A sky, a sun with its halo and three to five ranges of rolling hills fading into the distance. */
-function paintLandscape(raster: Raster, theme: Theme, rng: Random): void {
+function paintLandscape(raster: Raster, theme: Theme, rng: Rng): void {
   const { width, height } = raster;
   const { hue, accentOffset: offset, saturation: s, light } = theme;
   const short = Math.min(width, height);
@@ -70,7 +70,7 @@ function paintLandscape(raster: Raster, theme: Theme, rng: Random): void {
 }
 
 /** A deep radial light with a soft glow and out-of-focus discs and rings floating over it. */
-function paintBokeh(raster: Raster, theme: Theme, rng: Random): void {
+function paintBokeh(raster: Raster, theme: Theme, rng: Rng): void {
   const { width, height } = raster;
   const { hue, accentOffset: offset, saturation: s, light } = theme;
   const short = Math.min(width, height);
@@ -86,7 +86,7 @@ function paintBokeh(raster: Raster, theme: Theme, rng: Random): void {
   fillRadialGradient(raster, background, lightX, lightY, long * rng.range(0.9, 1.4));
 
   const glow = hsl(hue + rng.pick([0, offset]), s, 0.6 + light * 0.5);
-  blendCircle(raster, width * rng.float(), height * rng.float(), short * rng.range(0.25, 0.4), glow, 0.5, GLOW);
+  blendCircle(raster, width * rng.next(), height * rng.next(), short * rng.range(0.25, 0.4), glow, 0.5, GLOW);
   const count = rng.int(7, 12);
   for (let k = 0; k < count; k++) {
     const colour = hsl(hue + rng.pick([0, offset, offset / 2]), s, rng.range(0.65, 0.85) + light * 0.3);

@@ -1,4 +1,4 @@
-import { digest } from './random.ts';
+import { hashParts, Rng } from '../../../lib/random.ts';
 
 /** An sRGB colour, 0–255 per channel. */
 export type Rgb = readonly [number, number, number];
@@ -42,8 +42,10 @@ const SCENERY = new Set([
  * themeFor('A lighthouse on a cliff at dawn').composition; // 'landscape'
  */
 export function themeFor(prompt: string): Theme {
-  const hash = digest('theme', prompt);
-  const byte = (i: number): number => hash[i] ?? 0;
+  // Four bytes drawn from the prompt: the hue, the composition, the accent and the saturation.
+  const rng = new Rng(hashParts('theme', prompt));
+  const bytes = [rng.int(0, 255), rng.int(0, 255), rng.int(0, 255), rng.int(0, 255)];
+  const byte = (i: number): number => bytes[i]!;
   const words = prompt.toLowerCase().match(/[a-z]+/g) ?? [];
   const named = words.find((word) => word in HUES);
   const hue = named === undefined ? (byte(0) * 360) / 256 : (HUES[named] ?? 0) + (byte(0) % 16) - 8;

@@ -9,15 +9,13 @@ import { checkedOperations } from '../scope.ts';
 import type { Check, Tester } from '../check.ts';
 import type { Exchange, OutgoingRequest } from '../http.ts';
 import { propertySchema } from '../schema.ts';
-import { expectClientError, expectSuccess, SPEC, validRequest } from './common.ts';
+import { completionTokens, expectClientError, expectSuccess, finishReason, SPEC, textOf } from '../expectations.ts';
+import { longRequest, validRequest, withBody } from '../requests.ts';
 
 /** The operation the specification describes field by field. */
 const CHAT = 'createChatCompletion';
 
-/** A request long enough that a small `max_tokens` has to cut it. */
-const LONG_PROMPT = 'Tell me a long story about a lighthouse keeper and the sea, in at least three paragraphs.';
-
-export function textChecks(): Check[] {
+export function behaviourChecks(): Check[] {
   return checkedOperations.flatMap((op) => {
     const body = op.raw.requestBody?.content['application/json']?.schema;
     if (!body) return [];
@@ -93,37 +91,4 @@ function maxTokens(op: Operation, reference: boolean): Check[] {
       },
     },
   ];
-}
-
-/** The operation's first example asking for a long answer, deterministic (`temperature: 0`), not streamed. */
-export function longRequest(t: Tester, op: Operation): OutgoingRequest {
-  const base = validRequest(t, op);
-  const body: Record<string, unknown> = { ...(base.json as Record<string, unknown>), temperature: 0 };
-  for (const field of ['max_tokens', 'max_completion_tokens', 'stream', 'stream_options']) delete body[field];
-  if (Array.isArray(body.messages)) body.messages = [{ role: 'user', content: LONG_PROMPT }];
-  else if (typeof body.prompt === 'string') body.prompt = LONG_PROMPT;
-  return { ...base, json: body };
-}
-
-export function withBody(req: OutgoingRequest, patch: Record<string, unknown>): OutgoingRequest {
-  return { ...req, json: { ...(req.json as Record<string, unknown>), ...patch } };
-}
-
-function completionTokens(ex: Exchange): number | undefined {
-  const n = (ex.response?.json as { usage?: { completion_tokens?: unknown } })?.usage?.completion_tokens;
-  return typeof n === 'number' ? n : undefined;
-}
-
-function firstChoice(ex: Exchange): Record<string, unknown> | undefined {
-  return (ex.response?.json as { choices?: Array<Record<string, unknown>> })?.choices?.[0];
-}
-
-/** The generated text: a chat message's content or a text completion's text. */
-export function textOf(ex: Exchange): unknown {
-  const choice = firstChoice(ex);
-  return (choice?.message as { content?: unknown } | undefined)?.content ?? choice?.text;
-}
-
-export function finishReason(ex: Exchange): unknown {
-  return firstChoice(ex)?.finish_reason;
 }

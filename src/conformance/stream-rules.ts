@@ -4,11 +4,11 @@
  * `id`/`created`/`model`, `finish_reason` on the last content chunk only, and the usage chunk exactly when
  * it was asked for.
  */
-import { contract, describeErrors } from '../../contract/index.ts';
-import type { Tester } from '../check.ts';
-import type { Exchange } from '../http.ts';
-import { schemaLocation } from '../schema.ts';
-import { parseEventStream } from '../sse.ts';
+import { contract, describeErrors } from '../contract/index.ts';
+import type { Tester } from './check.ts';
+import type { Exchange } from './http.ts';
+import { schemaLocation } from './schema.ts';
+import { parseEventStream } from '../client/sse.ts';
 
 const SSE = 'text/event-stream';
 const RULE = 'D17';

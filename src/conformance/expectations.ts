@@ -1,10 +1,11 @@
-/** Helpers the check families share: a valid request to start from, and the usual expectations. */
-import { dailyImageQuota, isPublic, tiers, type Operation } from '../../contract/index.ts';
-import type { Tester } from '../check.ts';
-import { buildRequest, firstExample, type BuildOptions, type RequestExample } from '../examples.ts';
-import type { Exchange, OutgoingRequest } from '../http.ts';
-import type { TierKey } from '../keys.ts';
-import { checkErrorBody } from '../shape.ts';
+/**
+ * How the checks judge an answer: the interface specification's fixed messages and the rules they cite,
+ * the usual expectations (a documented success, a 4xx `{error}`, a 401), and readers of a text answer.
+ */
+import type { Operation } from '../contract/index.ts';
+import type { Tester } from './check.ts';
+import type { Exchange } from './http.ts';
+import { checkErrorBody } from './shape.ts';
 
 /** The interface specification's fixed messages (its Errors table). */
 export const MESSAGES = {
@@ -20,49 +21,6 @@ export const SPEC = {
   edit: 'specification: POST /v1/generation/image/edit',
   chat: 'specification: POST /v1/chat/completions',
 } as const;
-
-/**
- * A valid request for the operation, from its first example, sent with the highest-tier key (or no key
- * for a public operation unless `withKey`; with `keyOptional`, no key when none was given). With `spend`, the key is the highest-tier one that still has
- * that many images left today (the suite books what it was given), so a run with low-tier keys does not
- * run into their quota. Skips the check when the contract has no example or no key fits.
- */
-export function validRequest(
-  t: Tester,
-  op: Operation,
-  example?: RequestExample,
-  options: { withKey?: boolean; keyOptional?: boolean; spend?: number } & BuildOptions = {},
-): OutgoingRequest {
-  const ex = example ?? firstExample(op);
-  if (!ex) t.skip(`the contract has no request example for ${op.operationId}`);
-  const { spend, withKey, keyOptional, ...build } = options;
-  const needsKey = withKey || !isPublic(op);
-  const chosen = spend !== undefined && t.ctx.profile.stateful ? keyWithImages(t, spend) : t.ctx.keys.best();
-  if (needsKey && !chosen && !keyOptional) t.skip('no key given (--key tier=sk-…)');
-  const req = buildRequest(op, ex, {
-    catalogue: t.ctx.catalogue,
-    // Without a key, fit models as the highest tier would: the request fails on its key alone.
-    tier: chosen?.tier ?? tiers[tiers.length - 1]!,
-    ...(needsKey && chosen ? { key: chosen.key } : {}),
-    ...build,
-  });
-  return withStreamAccept(t, req);
-}
-
-/** The highest-tier key with at least `images` left today, by the suite's own booking. */
-function keyWithImages(t: Tester, images: number): TierKey {
-  if (t.ctx.keys.size === 0) t.skip('no key given (--key tier=sk-…)');
-  const fit = [...t.ctx.keys.keys].reverse().find(({ tier, key }) => dailyImageQuota(tier) - t.ctx.ledger.of(key) >= images);
-  if (!fit) t.skip(`no key given has ${images} images left today`);
-  return fit;
-}
-
-/** A stateless mock picks SSE by the `Accept` header; a real server by `stream: true`. */
-export function withStreamAccept(t: Tester, req: OutgoingRequest): OutgoingRequest {
-  const streaming = (req.json as { stream?: unknown } | undefined)?.stream === true;
-  if (!streaming || !t.ctx.profile.streamByAccept) return req;
-  return { ...req, headers: { ...req.headers, accept: 'text/event-stream' } };
-}
 
 /**
  * An invalid request's answer: a 4xx `{error}`, never a 5xx. In the full profile the status must be the
@@ -115,4 +73,23 @@ export function aKey(tier: string): string {
 function errorOf(ex: Exchange): string {
   const error = (ex.response?.json as { error?: unknown } | undefined)?.error;
   return typeof error === 'string' ? ` (${error})` : '';
+}
+
+export function completionTokens(ex: Exchange): number | undefined {
+  const n = (ex.response?.json as { usage?: { completion_tokens?: unknown } })?.usage?.completion_tokens;
+  return typeof n === 'number' ? n : undefined;
+}
+
+function firstChoice(ex: Exchange): Record<string, unknown> | undefined {
+  return (ex.response?.json as { choices?: Array<Record<string, unknown>> })?.choices?.[0];
+}
+
+/** The generated text: a chat message's content or a text completion's text. */
+export function textOf(ex: Exchange): unknown {
+  const choice = firstChoice(ex);
+  return (choice?.message as { content?: unknown } | undefined)?.content ?? choice?.text;
+}
+
+export function finishReason(ex: Exchange): unknown {
+  return firstChoice(ex)?.finish_reason;
 }

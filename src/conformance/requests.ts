@@ -1,0 +1,69 @@
+/**
+ * The requests the checks send: a valid one to start from (the operation's first example, with the key
+ * that fits), then changed in one place so that only that place can be wrong.
+ */
+import { dailyImageQuota, isPublic, tiers, type Operation } from '../contract/index.ts';
+import type { Tester } from './check.ts';
+import { buildRequest, firstExample, type BuildOptions, type RequestExample } from './examples.ts';
+import type { OutgoingRequest } from './http.ts';
+import type { TierKey } from './keys.ts';
+
+/** A request long enough that a small `max_tokens` has to cut its answer. */
+const LONG_PROMPT = 'Tell me a long story about a lighthouse keeper and the sea, in at least three paragraphs.';
+
+/**
+ * A valid request for the operation, from its first example, sent with the highest-tier key (or no key
+ * for a public operation unless `withKey`; with `keyOptional`, no key when none was given). With `spend`, the key is the highest-tier one that still has
+ * that many images left today (the suite books what it was given), so a run with low-tier keys does not
+ * run into their quota. Skips the check when the contract has no example or no key fits.
+ */
+export function validRequest(
+  t: Tester,
+  op: Operation,
+  example?: RequestExample,
+  options: { withKey?: boolean; keyOptional?: boolean; spend?: number } & BuildOptions = {},
+): OutgoingRequest {
+  const ex = example ?? firstExample(op);
+  if (!ex) t.skip(`the contract has no request example for ${op.operationId}`);
+  const { spend, withKey, keyOptional, ...build } = options;
+  const needsKey = withKey || !isPublic(op);
+  const chosen = spend !== undefined && t.ctx.profile.stateful ? keyWithImages(t, spend) : t.ctx.keys.best();
+  if (needsKey && !chosen && !keyOptional) t.skip('no key given (--key tier=sk-…)');
+  const req = buildRequest(op, ex, {
+    catalogue: t.ctx.catalogue,
+    // Without a key, fit models as the highest tier would: the request fails on its key alone.
+    tier: chosen?.tier ?? tiers[tiers.length - 1]!,
+    ...(needsKey && chosen ? { key: chosen.key } : {}),
+    ...build,
+  });
+  return withStreamAccept(t, req);
+}
+
+/** The highest-tier key with at least `images` left today, by the suite's own booking. */
+function keyWithImages(t: Tester, images: number): TierKey {
+  if (t.ctx.keys.size === 0) t.skip('no key given (--key tier=sk-…)');
+  const fit = [...t.ctx.keys.keys].reverse().find(({ tier, key }) => dailyImageQuota(tier) - t.ctx.ledger.of(key) >= images);
+  if (!fit) t.skip(`no key given has ${images} images left today`);
+  return fit;
+}
+
+/** A stateless mock picks SSE by the `Accept` header; a real server by `stream: true`. */
+export function withStreamAccept(t: Tester, req: OutgoingRequest): OutgoingRequest {
+  const streaming = (req.json as { stream?: unknown } | undefined)?.stream === true;
+  if (!streaming || !t.ctx.profile.streamByAccept) return req;
+  return { ...req, headers: { ...req.headers, accept: 'text/event-stream' } };
+}
+
+/** The operation's first example asking for a long answer, deterministic (`temperature: 0`), not streamed. */
+export function longRequest(t: Tester, op: Operation): OutgoingRequest {
+  const base = validRequest(t, op);
+  const body: Record<string, unknown> = { ...(base.json as Record<string, unknown>), temperature: 0 };
+  for (const field of ['max_tokens', 'max_completion_tokens', 'stream', 'stream_options']) delete body[field];
+  if (Array.isArray(body.messages)) body.messages = [{ role: 'user', content: LONG_PROMPT }];
+  else if (typeof body.prompt === 'string') body.prompt = LONG_PROMPT;
+  return { ...base, json: body };
+}
+
+export function withBody(req: OutgoingRequest, patch: Record<string, unknown>): OutgoingRequest {
+  return { ...req, json: { ...(req.json as Record<string, unknown>), ...patch } };
+}
