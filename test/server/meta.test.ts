@@ -1,8 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildDocsPage } from '../../scripts/lib/docs-page.ts';
 import { useServer } from '../helpers/server.ts';
 
 const server = useServer({ corsOrigins: ['http://localhost:5173'] });
+
+// The admin API's page, as `npm run docs` (and so `npm start`) builds it; a clean clone has none yet.
+beforeAll(() => void buildDocsPage('dist/docs/admin.html', 'generated/admin/openapi.json'), 60_000);
 
 describe('what the server offers beside the API', () => {
   it('serves the bundled contract at /openapi.json', async () => {
@@ -10,9 +14,20 @@ describe('what the server offers beside the API', () => {
     expect(await res.json()).toEqual(JSON.parse(readFileSync('generated/openapi.json', 'utf8')));
   });
 
+  it("serves the admin API's own description, apart from the contract, and its docs page", async () => {
+    const res = await fetch(`${server.baseUrl}/dashboard/api/openapi.json`);
+    const admin = await res.json();
+    expect(admin).toEqual(JSON.parse(readFileSync('generated/admin/openapi.json', 'utf8')));
+    expect(Object.keys(admin.paths).every((path: string) => path.startsWith('/dashboard/api/'))).toBe(true);
+    const docs = await fetch(`${server.baseUrl}/docs/admin`);
+    expect(docs.status).toBe(200);
+    expect(docs.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await docs.text()).toContain(admin.info.title);
+  });
+
   it('links the docs, the spec and the dashboard from /', async () => {
     const html = await (await fetch(`${server.baseUrl}/`)).text();
-    for (const href of ['/docs', '/openapi.json', '/dashboard']) expect(html).toContain(`href="${href}"`);
+    for (const href of ['/docs', '/openapi.json', '/dashboard', '/docs/admin']) expect(html).toContain(`href="${href}"`);
   });
 
   it('answers CORS preflight for an allowed origin only', async () => {

@@ -18,14 +18,14 @@ const byId = new Map(models.map((m) => [m.id, m]));
 export const imageModel: Model = models.find((m) => m.endpoints.includes('/v1/generation/image'))!;
 
 /** A model by id, or not_found (decision D10). */
-export function findModel(id: string): Model {
+function findModel(id: string): Model {
   const model = byId.get(id);
   if (!model) throw notFound(`Model '${id}' does not exist. GET /v1/models lists the available models.`);
   return model;
 }
 
 /** invalid_request unless the model offers the endpoint; for image generation the message names the image model. */
-export function requireEndpoint(model: Model, endpoint: string): void {
+function requireEndpoint(model: Model, endpoint: string): void {
   if (model.endpoints.includes(endpoint)) return;
   if (endpoint === '/v1/generation/image') {
     throw invalidRequest(`Model '${model.id}' does not support image generation. Use the image model '${imageModel.id}'.`);
@@ -37,7 +37,7 @@ export function requireEndpoint(model: Model, endpoint: string): void {
 }
 
 /** permission when the model's tier is above the key's (decision D3 for the message). */
-export function requireTier(model: Model, keyTier: Tier): void {
+function requireTier(model: Model, keyTier: Tier): void {
   if (tierRank(model.tier) > tierRank(keyTier)) {
     throw forbidden(`Model '${model.id}' requires the '${model.tier}' tier; this key's tier is '${keyTier}'.`);
   }

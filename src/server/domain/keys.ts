@@ -24,12 +24,12 @@ export function hashKey(key: string): string {
 }
 
 /** What may be shown of a key: its first 10 characters. */
-export function keyPrefix(key: string): string {
+function keyPrefix(key: string): string {
   return key.slice(0, 10);
 }
 
 /** A new random key: `sk-` and 40 base62 characters (about 238 bits). */
-export function generateKey(): string {
+function generateKey(): string {
   const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
   const bytes = randomBytes(48);
   let body = '';

@@ -23,7 +23,7 @@ export function errorBody(message: string): { error: string } {
 }
 
 /** Sends a domain error as its status, headers and body. */
-export function sendError(reply: FastifyReply, error: GatewayError): FastifyReply {
+function sendError(reply: FastifyReply, error: GatewayError): FastifyReply {
   if (error instanceof QuotaExceeded) {
     // Decision D6: the quota resets at midnight UTC, and SDKs that retry a 429 by themselves must not.
     reply.headers({ 'retry-after': String(error.quota.resetSeconds), 'x-should-retry': 'false', ...quotaHeaders(error.quota) });

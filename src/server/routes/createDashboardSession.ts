@@ -7,7 +7,7 @@ import type { Handler } from '../context.ts';
 
 type DashboardSignInRequest = components['schemas']['DashboardSignInRequest'];
 
-export const WRONG_ADMIN_TOKEN = 'That is not the admin token.';
+const WRONG_ADMIN_TOKEN = 'That is not the admin token.';
 
 export const createDashboardSession: Handler = async (request, reply, { admin }) => {
   const { token } = request.body as DashboardSignInRequest;
