@@ -4,16 +4,26 @@
  * the description.
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv as AjvCore } from 'ajv';
 import formats from 'ajv-formats';
 
 /** An ajv with the contract's options and formats, and no schema yet. */
 export function newAjv(): Ajv2020 {
   // strict: false because the schema root is an OpenAPI document (keys such as `paths` and `info` are
   // not JSON Schema keywords); the schemas themselves are linted by Redocly.
-  const ajv = new Ajv2020({ strict: false, allErrors: true, discriminator: true });
+  return withFormats(new Ajv2020({ strict: false, allErrors: true, discriminator: true }));
+}
+
+/**
+ * Adds the formats of ajv-formats (`date-time`, `email`, `uri`, …) to an ajv of any draft.
+ *
+ * @example
+ * const draft7 = withFormats(new Ajv({ strict: false }));
+ */
+export function withFormats<A extends Ajv2020 | AjvCore>(ajv: A): A {
   // ajv-formats is CommonJS: its plugin is the default export under Node and `.default` under bundlers.
   const addFormats = (formats as unknown as { default?: typeof formats }).default ?? formats;
-  (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+  (addFormats as unknown as (a: A) => void)(ajv);
   return ajv;
 }
 

@@ -78,7 +78,7 @@ describe('npm run bench -- --quick', () => {
     positive(results.conformance.passed);
     positive(results.memory.startMb);
     expect(results.memory.peakMb).toBeGreaterThanOrEqual(results.memory.startMb);
-    expect(results.targets.length).toBe(6);
+    expect(results.targets.length).toBe(5);
     expect(results.machine.cores).toBeGreaterThan(0);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerChat, countTokens } from '../../src/server/engine/text/index.ts';
+import { answerChat, countTokens, type ChatRequest } from '../../src/server/engine/text/index.ts';
 import { assistantCalls, chat, PARALLEL_TOOL_RESULTS, QUESTIONS, system, toolResult, user, WEATHER } from './requests.ts';
 
 const PIXEL = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';
@@ -160,5 +160,20 @@ describe('after tool results', () => {
     expect(answer.content).toContain('temperature is 25');
     expect(answer.content).toMatch(/list_alerts returned 2 items \(flood, wind\)/);
     expect(answer.contentPieces.join('')).toBe(answer.content);
+  });
+});
+
+describe('long conversations', () => {
+  it('answers a megabyte of ordinary prose, counting every token of it', () => {
+    const paragraph = 'The harbour was quiet that morning, and the keeper wrote down the tides as he did every day. ';
+    const history = Array.from({ length: 200 }, (_, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content: `${i}: ${paragraph.repeat(55)}` }));
+    const size = history.reduce((n, m) => n + m.content.length, 0);
+    expect(size).toBeGreaterThan(1_000_000);
+    const messages = [...history, { role: 'user', content: 'What do the logs say about the tides?' }] as ChatRequest['messages'];
+    const answer = answerChat({ model: 'gpt-4o-mini', messages });
+    // Each message costs its text's tokens plus a fixed overhead (see prompt-tokens.ts): all of it was read.
+    const text = messages.reduce((n, m) => n + countTokens(m.content as string), 0);
+    expect(answer.promptTokens).toBeGreaterThan(text);
+    expect(answer.content).toMatch(/tide/i);
   });
 });

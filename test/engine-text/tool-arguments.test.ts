@@ -1,7 +1,8 @@
+import { Ajv as AjvDraft7 } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../../src/server/engine/text/random.ts';
+import { Rng } from '../../src/lib/random.ts';
 import { analyseSubject } from '../../src/server/engine/text/subject.ts';
 import { generateArguments } from '../../src/server/engine/text/tool-arguments.ts';
 
@@ -193,6 +194,31 @@ describe('generated arguments', () => {
 
   it('tell oneOf branches apart by type, including null', () => {
     expectValid({ type: 'object', required: ['v'], properties: { v: { oneOf: [{ type: ['null', 'integer'] }, { type: 'integer' }] } } });
+  });
+
+  it('follow draft-07 schemas, which JSON Schema 2020-12 refuses: tuples and dependencies', () => {
+    const draft7 = new AjvDraft7({ strict: false });
+    const schema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      required: ['pair', 'choice', 'either'],
+      properties: {
+        pair: { type: 'array', items: [{ type: 'string', enum: ['north', 'south'] }, { type: 'integer', minimum: 3 }], additionalItems: false },
+        choice: { oneOf: [{ type: 'string', maxLength: 1 }, { type: 'integer' }] },
+        // A closed tuple of one item cannot have two: only a draft-07 check sends the generator to the string.
+        either: { anyOf: [{ type: 'array', items: [{ type: 'integer' }], additionalItems: false, minItems: 2 }, { type: 'string' }] },
+      },
+      dependencies: { pair: ['choice'] },
+    };
+    const value = generate(schema);
+    expect(draft7.validate(schema, value), JSON.stringify(value)).toBe(true);
+  });
+
+  it('still answer when no draft accepts the schema (a draft-04 bound beside a pattern JavaScript cannot read)', () => {
+    const schema = { type: 'object', required: ['n', 'code'], properties: { n: { type: 'number', minimum: 1, exclusiveMinimum: true }, code: { type: 'string', pattern: '(?<' } } };
+    const value = generate(schema) as { n: number; code: string };
+    expect(value.n).toBeGreaterThan(1);
+    expect(typeof value.code).toBe('string');
   });
 
   it('hold for many random schemas', () => {

@@ -17,7 +17,7 @@ export type ErrorKind =
   | 'rate_limit';
 
 export class GatewayError extends Error {
-  override readonly name = 'GatewayError';
+  override readonly name: string = 'GatewayError';
 
   constructor(
     readonly kind: ErrorKind,

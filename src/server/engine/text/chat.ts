@@ -3,16 +3,15 @@
  * answers the last user message (or reports the tool results that end the conversation), cut to
  * `max_tokens` exactly.
  */
-import { AnswerText } from './answer-text.ts';
+import { Rng } from '../../../lib/random.ts';
 import { composeAnswer, composeToolAnswer } from './compose.ts';
 import { lastUserText, trailingToolResults, viewMessage, type ChatMessage, type FunctionTool, type MessageView, type ToolChoice } from './messages.ts';
 import { countPromptTokens, type FunctionDefinition } from './prompt-tokens.ts';
-import { hashCanonical, Rng } from './random.ts';
-import { requestSeed, STREAM, type RequestSeed } from './request-seed.ts';
+import { seedsOf, type Seeds } from './seed.ts';
 import { analyseSubject, type Subject } from './subject.ts';
 import { generateArguments } from './tool-arguments.ts';
 import { chooseTools } from './tool-choice.ts';
-import { countTokens, limitTokens, type TokenText } from './tokens.ts';
+import { countTokens, limitTokens } from './tokens.ts';
 
 export interface ChatRequest {
   model: string;
@@ -38,11 +37,8 @@ export interface ChatToolCall {
 export interface ChatAnswer {
   /** null when the answer is only tool calls */
   content: string | null;
-  /**
-   * The content split into pieces, one per token, that concatenate to exactly `content`; made when first
-   * read (only a streamed answer needs them; see `limitTokens`).
-   */
-  readonly contentPieces: readonly string[];
+  /** The content split into pieces, one per token, that concatenate to exactly `content`. */
+  contentPieces: readonly string[];
   toolCalls: ChatToolCall[];
   finishReason: 'stop' | 'length' | 'tool_calls';
   promptTokens: number;
@@ -54,26 +50,21 @@ function lastUserImages(views: readonly MessageView[]): number {
   return 0;
 }
 
-/**
- * What shapes a chat answer, hashed once per request (see request-seed.ts).
- *
- * @example
- * chatSeed({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] }).text.hash; // a 53-bit number
- */
-export function chatSeed(request: ChatRequest): RequestSeed {
+/** The seeds of a chat answer: everything in the request that shapes it (see seed.ts). */
+function chatSeeds(request: ChatRequest): Seeds {
   const parallel = request.parallelToolCalls ?? true;
   const content = { model: request.model, messages: request.messages, tools: request.tools, choice: request.toolChoice, parallel };
-  return requestSeed({ content, temperature: request.temperature, seed: request.seed });
+  return seedsOf({ content, temperature: request.temperature, seed: request.seed });
 }
 
 function toolCallAnswer(
   calls: readonly FunctionDefinition[],
   subject: Subject,
   request: ChatRequest,
-  seed: RequestSeed,
+  seed: number,
   promptTokens: number,
 ): ChatAnswer {
-  const rng = new Rng(hashCanonical(seed.material, STREAM.tools));
+  const rng = new Rng(seed);
   let budget = request.maxTokens ?? Infinity;
   let truncated = false;
   let used = 0;
@@ -115,7 +106,8 @@ function toolCallAnswer(
  * answerChat({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'What is the capital of France?' }] });
  * // { content: "Here's what you should know about the capital of France. …", finishReason: 'stop', … }
  */
-export function answerChat(request: ChatRequest, seed: RequestSeed = chatSeed(request)): ChatAnswer {
+export function answerChat(request: ChatRequest): ChatAnswer {
+  const seeds = chatSeeds(request);
   const views = request.messages.map(viewMessage);
   const functions: FunctionDefinition[] = (request.tools ?? []).map((tool) => tool.function as FunctionDefinition);
   const promptTokens = countPromptTokens(views, functions);
@@ -124,27 +116,20 @@ export function answerChat(request: ChatRequest, seed: RequestSeed = chatSeed(re
   const parallel = request.parallelToolCalls ?? true;
 
   const calls = chooseTools({ functions, choice: request.toolChoice, lastRole, subject, parallel });
-  if (calls.length > 0) return toolCallAnswer(calls, subject, request, seed, promptTokens);
+  if (calls.length > 0) return toolCallAnswer(calls, subject, request, seeds.tools, promptTokens);
 
-  const rng = new Rng(seed.text.hash);
+  const rng = new Rng(seeds.text);
   const text =
     lastRole === 'tool'
       ? composeToolAnswer(trailingToolResults(views), subject, rng)
       : composeAnswer(subject, rng, lastUserImages(views));
-  return new TextAnswer(limitTokens(text, request.maxTokens ?? null), promptTokens);
-}
-
-/** A text answer, whose pieces are made when first read (see answer-text.ts). */
-class TextAnswer extends AnswerText implements ChatAnswer {
-  readonly content: string;
-  readonly toolCalls: ChatToolCall[] = [];
-
-  constructor(text: TokenText, promptTokens: number) {
-    super(text, promptTokens);
-    this.content = text.text;
-  }
-
-  get contentPieces(): readonly string[] {
-    return this.tokenPieces();
-  }
+  const limited = limitTokens(text, request.maxTokens ?? null);
+  return {
+    content: limited.text,
+    contentPieces: limited.pieces,
+    toolCalls: [],
+    finishReason: limited.truncated ? 'length' : 'stop',
+    promptTokens,
+    completionTokens: limited.tokenCount,
+  };
 }

@@ -5,7 +5,7 @@
  */
 import { CONTINUATIONS, IMAGE_SENTENCES, PHRASES, TOOL_RESULT_CLOSERS, TOOL_RESULT_OPENERS } from './phrases.ts';
 import type { ToolResult } from './messages.ts';
-import type { Rng } from './random.ts';
+import type { Rng } from '../../../lib/random.ts';
 import type { Subject } from './subject.ts';
 
 /** Average characters per o200k token in English prose; only used to decide when to stop adding sentences. */
@@ -23,38 +23,12 @@ function capitalise(text: string): string {
 
 const SLOT = /\{(topic|Topic|key|Key|key2|Key2)\}/g;
 
-/** A template cut at its slots: literal text, then a slot, then literal text … (always odd in length). */
-type Parsed = Array<string | { slot: keyof Slots; capital: boolean }>;
-
-/** Templates come from the phrase bank only, so this holds a few hundred entries at most. */
-const parsedTemplates = new Map<string, Parsed>();
-
-function parse(template: string): Parsed {
-  const parts: Parsed = [];
-  let last = 0;
-  for (const match of template.matchAll(SLOT)) {
-    const name = match[1] as string;
-    parts.push(template.slice(last, match.index), { slot: name.toLowerCase() as keyof Slots, capital: name.charAt(0) === name.charAt(0).toUpperCase() });
-    last = match.index + match[0].length;
-  }
-  parts.push(template.slice(last));
-  return parts;
-}
-
-/** The template with its slots filled; each template is parsed once, not matched on every answer. */
+/** The template with its slots filled; a capitalised slot name capitalises what goes in. */
 function fill(template: string, slots: Slots): string {
-  let parts = parsedTemplates.get(template);
-  if (parts === undefined) {
-    parts = parse(template);
-    parsedTemplates.set(template, parts);
-  }
-  if (parts.length === 1) return template;
-  let out = '';
-  for (const part of parts) {
-    if (typeof part === 'string') out += part;
-    else out += part.capital ? capitalise(slots[part.slot]) : slots[part.slot];
-  }
-  return out;
+  return template.replace(SLOT, (_, name: string) => {
+    const value = slots[name.toLowerCase() as keyof Slots];
+    return name.charAt(0) === name.charAt(0).toUpperCase() ? capitalise(value) : value;
+  });
 }
 
 function shuffled<T>(items: readonly T[], rng: Rng): T[] {

@@ -6,6 +6,8 @@
 import { GatewayError } from '../../domain/errors.ts';
 
 export class TextEngineError extends GatewayError {
+  override readonly name = 'TextEngineError';
+
   constructor(message: string) {
     super('invalid_request', message);
   }

@@ -53,12 +53,3 @@ export function countPromptTokens(views: readonly MessageView[], functions: read
   return total;
 }
 
-/**
- * The prompt tokens of a single text prompt (no chat markup).
- *
- * @example
- * countTextPromptTokens('Hello world'); // 2
- */
-export function countTextPromptTokens(prompt: string): number {
-  return countTokens(prompt);
-}

@@ -1,13 +1,18 @@
 /**
- * Schema plumbing for the argument generator: local `$ref`s followed and `allOf` members merged, so the
- * generator sees one plain schema at a time.
+ * Schema plumbing for the argument generator: local `$ref`s followed (with the contract's resolver) and
+ * `allOf` members merged, so the generator sees one plain schema at a time.
  */
-import { resolveRef, type Schema } from './schema-check.ts';
+import { resolveRef } from '../../../contract/index.ts';
+import type { Schema } from './schema-check.ts';
 
 export type SchemaObject = Record<string, unknown>;
 
 export function isSchemaObject(value: unknown): value is SchemaObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function isSchema(value: unknown): value is Schema {
+  return typeof value === 'boolean' || isSchemaObject(value);
 }
 
 /**
@@ -34,7 +39,8 @@ export function flattenAllOf(schema: SchemaObject, root: Schema, depth: number):
 }
 
 /**
- * Follows `$ref` chains (siblings of `$ref` are kept, as 2020-12 allows) and flattens `allOf`.
+ * Follows `$ref` chains (siblings of `$ref` are kept, as 2020-12 allows) and flattens `allOf`. A reference
+ * that leads nowhere is left as it is.
  *
  * @example
  * deref({ $ref: '#/$defs/a' }, { $defs: { a: { type: 'string' } } }, 0); // { type: 'string' }
@@ -43,7 +49,7 @@ export function deref(schema: Schema, root: Schema, depth: number): Schema {
   let current = schema;
   for (let hops = 0; isSchemaObject(current) && typeof current.$ref === 'string' && hops < 16; hops++) {
     const target = resolveRef(root, current.$ref);
-    if (target === undefined) break;
+    if (!isSchema(target)) break;
     const { $ref: _ref, ...siblings } = current;
     current = isSchemaObject(target) ? { ...target, ...siblings } : Object.keys(siblings).length === 0 ? target : siblings;
   }

@@ -4,8 +4,6 @@
  * expressions are enough for the answer to read as if it understood the question.
  */
 
-import { isAscii, isAsciiAlphanumeric, isAsciiDigit as isDigit, isSpace } from './characters.ts';
-
 export type Intent =
   | 'greeting'
   | 'thanks'
@@ -101,26 +99,13 @@ function trimPhrase(phrase: string): string {
 }
 
 /**
- * The sentences of a text whose whitespace is collapsed (see `collapseSpaces`): cut at each space after
- * `.` `!` `?`. The same as `text.split(/(?<=[.!?])\s+|\n+/).map((s) => s.trim()).filter(Boolean)` on such
- * a text, without the expression (`subject.test.ts` compares the two).
+ * The sentences of a text whose whitespace is collapsed: cut at each space after `.` `!` `?`.
  *
  * @example
  * sentencesOf('Hi! What is a black hole?'); // ['Hi!', 'What is a black hole?']
  */
 export function sentencesOf(text: string): string[] {
-  const sentences: string[] = [];
-  let start = 0;
-  for (let i = 1; i < text.length; i++) {
-    if (text.charCodeAt(i) !== 32) continue;
-    const before = text.charCodeAt(i - 1);
-    if (before === 46 || before === 33 || before === 63) {
-      if (i > start) sentences.push(text.slice(start, i));
-      start = i + 1;
-    }
-  }
-  if (start < text.length) sentences.push(start === 0 ? text : text.slice(start));
-  return sentences;
+  return text.split(/(?<=[.!?]) /).filter(Boolean);
 }
 
 /** Picks the sentence that carries the request: the first question, else the first that is not a greeting. */
@@ -133,7 +118,8 @@ function mainSentence(text: string): string {
 }
 
 /**
- * `text.replace(/[\s?!.;:,]+$/u, '')`: the text without its final punctuation and spaces.
+ * The text without its final punctuation and spaces. A loop from the end, not `/[\s?!.;:,]+$/`: that
+ * expression tries a match at every mark of a long run, each to the end, which is quadratic in the run.
  *
  * @example
  * withoutFinalMarks('Is it blue?! '); // 'Is it blue'
@@ -142,39 +128,13 @@ export function withoutFinalMarks(text: string): string {
   let end = text.length;
   while (end > 0) {
     const code = text.charCodeAt(end - 1);
-    if (code === 63 || code === 33 || code === 46 || code === 59 || code === 58 || code === 44 || isSpace(code)) end--;
+    if ('?!.;:,'.includes(text.charAt(end - 1)) || /\s/.test(text.charAt(end - 1))) end--;
     else break;
   }
   return end === text.length ? text : text.slice(0, end);
 }
 
-/**
- * Every word that can open POLITE_REQUEST or one of PATTERNS (lower case). A sentence that opens with
- * another word is a statement, and the thirteen expressions need not run on it; the test
- * `subject.test.ts` checks this list against the expressions.
- */
-export const OPENING_WORDS = new Set(
-  (
-    'how what who tell teach talk learn know read sing explain describe summarise summarize define outline why write ' +
-    'compose draft create generate make come list name enumerate suggest recommend give is are do does did can could ' +
-    'should will would was were has have am which where when'
-  ).split(' '),
-);
-
-/** The run of ASCII letters that opens a text, in lower case ('' when it opens with anything else). */
-function firstWord(text: string): string {
-  let end = 0;
-  while (end < text.length) {
-    const code = text.charCodeAt(end) | 0x20;
-    if (code < 97 || code > 122) break;
-    end++;
-  }
-  return text.slice(0, end).toLowerCase();
-}
-
 function classify(sentence: string): { intent: Intent; phrase: string } {
-  // The expressions are case-insensitive without the u flag, so only ASCII letters can match their words.
-  if (!OPENING_WORDS.has(firstWord(sentence))) return { intent: 'statement', phrase: '' };
   const polite = POLITE_REQUEST.exec(sentence);
   if (polite?.[1]) {
     const inner = classify(polite[1]);
@@ -191,23 +151,6 @@ function classify(sentence: string): { intent: Intent; phrase: string } {
 }
 
 /**
- * `text.replace(/\s+/g, ' ').trim()`, without building a new string when the text is already like that
- * (single spaces between words, none at the ends), as almost every message is.
- */
-function collapseSpaces(text: string): string {
-  let previousSpace = true; // a space at the start needs the slow path too
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 32) {
-      if (previousSpace) return text.replace(/\s+/g, ' ').trim();
-      previousSpace = true;
-    } else if (isSpace(code)) return text.replace(/\s+/g, ' ').trim();
-    else previousSpace = false;
-  }
-  return previousSpace && text.length > 0 ? text.replace(/\s+/g, ' ').trim() : text;
-}
-
-/**
  * Whether the word at `start` opens a sentence: it opens the text, or the last character before it
  * (looking back at most three characters, past one space) ends a sentence. `text` has its whitespace
  * collapsed into single spaces and no space at its start.
@@ -221,84 +164,14 @@ function isSentenceStart(text: string, start: number): boolean {
   return code === 46 || code === 33 || code === 63;
 }
 
-/** `/^\p{Lu}/u.test(word)`, without the expression for ASCII letters. */
-function startsUpper(word: string): boolean {
-  const code = word.charCodeAt(0);
-  if (code < 128) return code >= 65 && code <= 90;
-  return /^\p{Lu}/u.test(word);
-}
-
-/** `/^\p{N}+$/u.test(word)`, without the expression when the word opens with an ASCII letter. */
-function allDigits(word: string): boolean {
-  const code = word.charCodeAt(0) | 0x20;
-  if (code >= 97 && code <= 122) return false;
-  return /^\p{N}+$/u.test(word);
-}
-
 /**
- * The numbers written in a text: `text.match(/-?\d+(?:\.\d+)?/g)`, as numbers (finite ones), found by
- * hand; an id full of digits would otherwise cost an array per match.
+ * The numbers written in a text, as numbers (finite ones).
  *
  * @example
  * numbersIn('Book 4 seats at 19.30, not -2'); // [4, 19.3, -2]
  */
 export function numbersIn(text: string): number[] {
-  const numbers: number[] = [];
-  let i = 0;
-  while (i < text.length) {
-    const start = i;
-    const code = text.charCodeAt(i);
-    if (code === 45 && isDigit(text.charCodeAt(i + 1))) i++; // -
-    else if (!isDigit(code)) {
-      i++;
-      continue;
-    }
-    while (isDigit(text.charCodeAt(i))) i++;
-    if (text.charCodeAt(i) === 46 && isDigit(text.charCodeAt(i + 1))) {
-      i++;
-      while (isDigit(text.charCodeAt(i))) i++;
-    }
-    const value = Number(text.slice(start, i));
-    if (Number.isFinite(value)) numbers.push(value);
-  }
-  return numbers;
-}
-
-/** `/^\p{Lu}{2}$/u.test(word)` (an acronym such as "UK"), without the expression for ASCII words. */
-function isTwoCapitals(word: string): boolean {
-  if (word.length !== 2) return false;
-  const a = word.charCodeAt(0);
-  const b = word.charCodeAt(1);
-  if (a < 128 && b < 128) return a >= 65 && a <= 90 && b >= 65 && b <= 90;
-  return /^\p{Lu}{2}$/u.test(word);
-}
-
-/**
- * Calls `visit` with each match of WORD in `text` and where it starts. In ASCII text, where a letter or
- * number is A–Z, a–z or 0–9, the words are found by hand: the expression's matches cost an array each.
- *
- * @example
- * forEachWord("Ada's co-op, 1833", console.log); // "Ada's" 0, 'co-op' 6, '1833' 13
- */
-export function forEachWord(text: string, visit: (word: string, start: number) => void): void {
-  if (!isAscii(text)) {
-    WORD.lastIndex = 0;
-    for (let match = WORD.exec(text); match !== null; match = WORD.exec(text)) visit(match[0], match.index);
-    return;
-  }
-  let i = 0;
-  while (i < text.length) {
-    if (!isAsciiAlphanumeric(text.charCodeAt(i))) {
-      i++;
-      continue;
-    }
-    const start = i++;
-    for (; i < text.length; i++) {
-      const code = text.charCodeAt(i);
-      if (!isAsciiAlphanumeric(code) && code !== 39 && code !== 45) break; // ' and -
-    }
-    visit(text.slice(start, i), start);
-  }
+  return (text.match(/-?\d+(?:\.\d+)?/g) ?? []).map(Number).filter(Number.isFinite);
 }
 
 /**
@@ -309,30 +182,32 @@ export function forEachWord(text: string, visit: (word: string, start: number) =
  * // { intent: 'howto', phrase: 'reset your password', keywords: ['reset', 'password'], … }
  */
 export function analyseSubject(rawText: string): Subject {
-  const text = collapseSpaces(rawText);
+  const text = rawText.replace(/\s+/g, ' ').trim();
   const properNouns: string[] = [];
   const keywords: string[] = [];
   const seen = new Set<string>();
   let wordCount = 0;
   let properEnd = -1; // where the last proper noun ended, to join "Ada Lovelace" into one name
-  forEachWord(text, (word, start) => {
+  for (const match of text.matchAll(WORD)) {
+    const word = match[0];
+    const start = match.index;
     wordCount++;
     const lower = word.toLowerCase();
     // A capital after a sentence end is grammar, not a name.
-    const capital = startsUpper(word) && !isSentenceStart(text, start) && lower !== 'i';
+    const capital = /^\p{Lu}/u.test(word) && !isSentenceStart(text, start) && lower !== 'i';
     if (capital && properEnd === start - 1 && text.charCodeAt(start - 1) === 32) {
       properNouns[properNouns.length - 1] += ` ${word}`;
       properEnd = start + word.length;
-      return;
+      continue;
     }
     properEnd = -1;
-    if (STOPWORDS.has(lower) || seen.has(lower) || (lower.length < 3 && !isTwoCapitals(word)) || allDigits(word)) return;
+    if (STOPWORDS.has(lower) || seen.has(lower) || (lower.length < 3 && !/^\p{Lu}{2}$/u.test(word)) || /^\p{N}+$/u.test(word)) continue;
     seen.add(lower);
     if (capital) {
       properNouns.push(word);
       properEnd = start + word.length;
     } else keywords.push(word);
-  });
+  }
   const numbers = numbersIn(text);
   const sentence = mainSentence(text).replace(FILLER, '');
   const rest = { keywords: [...properNouns, ...keywords], properNouns, numbers, sentence: withoutFinalMarks(sentence), text };

@@ -1,12 +1,12 @@
 /**
  * Times the engine: `generateImages` at 512×512 and 1024×1024 with n=1 and n=4, and one 1024×1024
  * inpainting and variation. Prints median and fastest of 21 runs, plus the load average, because
- * other work on the machine moves the median a lot. Run: `npx tsx src/server/engine/images/bench.ts`.
+ * other work on the machine moves the median a lot. Run: `npx tsx scripts/bench/engine-images.ts`.
  */
 import { loadavg } from 'node:os';
-import { decodeImageInput } from './decode.ts';
-import { editImages } from './edit.ts';
-import { generateImages } from './generate.ts';
+import { decodeImageInput } from '../../src/server/engine/images/decode.ts';
+import { editImages } from '../../src/server/engine/images/edit.ts';
+import { generateImages } from '../../src/server/engine/images/generate.ts';
 
 const ROUNDS = 21;
 
