@@ -4,9 +4,9 @@
  * other work on the machine moves the median a lot. Run: `npx tsx scripts/bench/engine-images.ts`.
  */
 import { loadavg } from 'node:os';
-import { decodeImageInput } from '../../src/server/engine/images/decode.ts';
-import { editImages } from '../../src/server/engine/images/edit.ts';
-import { generateImages } from '../../src/server/engine/images/generate.ts';
+import { decodeImageInput } from '../../src/server/domain/engine/images/decode.ts';
+import { editImages } from '../../src/server/domain/engine/images/edit.ts';
+import { generateImages } from '../../src/server/domain/engine/images/generate.ts';
 
 const ROUNDS = 21;
 

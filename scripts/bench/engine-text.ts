@@ -7,7 +7,7 @@
  *   npx tsx scripts/bench/engine-text.ts [count]
  */
 import { Rng } from '../../src/lib/random.ts';
-import { answerChat, completePrompt, type ChatRequest } from '../../src/server/engine/text/index.ts';
+import { answerChat, completePrompt, type ChatRequest } from '../../src/server/domain/engine/text/index.ts';
 
 const count = Number(process.argv[2] ?? 3000);
 

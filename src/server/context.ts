@@ -3,10 +3,10 @@
  * answers. Built once by `buildApp`; handlers receive it as their third argument.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Sessions } from './dashboard/sessions.ts';
+import type { Sessions } from './domain/sessions.ts';
 import type { ImageService } from './domain/images.ts';
 import type { Store } from './domain/store/index.ts';
-import type { answerChat, completePrompt } from './engine/text/index.ts';
+import type { answerChat, completePrompt } from './domain/engine/text/index.ts';
 
 /** The text engine as the routes use it: the reference's deterministic one, or a stand-in with its shape. */
 export interface TextService {

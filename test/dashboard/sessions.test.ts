@@ -1,7 +1,8 @@
 // The pieces of dashboard access on their own: token comparison, session expiry, the cookie's text.
 import { describe, expect, it } from 'vitest';
 import { generateAdminToken, tokensMatch } from '../../src/server/dashboard/admin-token.ts';
-import { SESSION_SECONDS, createSessions, sessionCookie, sessionIdFrom } from '../../src/server/dashboard/sessions.ts';
+import { sessionCookie, sessionIdFrom } from '../../src/server/dashboard/session-cookie.ts';
+import { SESSION_SECONDS, createSessions } from '../../src/server/domain/sessions.ts';
 
 describe('tokensMatch', () => {
   it('accepts only the exact token', () => {

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/server/domain/errors.ts';
-import { decodeImageInput, type DecodedImage } from '../../src/server/engine/images/index.ts';
+import { decodeImageInput, type DecodedImage } from '../../src/server/domain/engine/images/index.ts';
 import { encode, raw, texture } from './pixels.ts';
 
 /** The decoded pixels as RGB(A) bytes, to compare with a raw test image. */

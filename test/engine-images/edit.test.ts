@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { decodeImageInput, editImages, type DecodedImage } from '../../src/server/engine/images/index.ts';
+import { decodeImageInput, editImages, type DecodedImage } from '../../src/server/domain/engine/images/index.ts';
 import { changedShare, correlation, decode, encode, luma, pixel, raw, texture, type RawImage } from './pixels.ts';
 
 async function input(image: RawImage, format: 'png' | 'jpeg' | 'webp' = 'png'): Promise<DecodedImage> {

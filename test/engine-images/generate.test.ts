@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/server/domain/errors.ts';
-import { generateImages, generationSizes } from '../../src/server/engine/images/index.ts';
+import { generateImages, generationSizes } from '../../src/server/domain/engine/images/index.ts';
 import { changedShare, decode, luma } from './pixels.ts';
 
 describe('generateImages', () => {

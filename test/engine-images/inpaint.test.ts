@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pack } from '../../src/server/engine/images/canvas.ts';
-import { inpaint } from '../../src/server/engine/images/inpaint.ts';
+import { pack } from '../../src/server/domain/engine/images/canvas.ts';
+import { inpaint } from '../../src/server/domain/engine/images/inpaint.ts';
 
 describe('inpaint', () => {
   it('changes a masked pixel visibly even where the painted pattern equals the source', () => {

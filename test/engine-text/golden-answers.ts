@@ -2,8 +2,8 @@
  * The engine's answers to the golden requests, computed now (not from the cache: the modules
  * themselves), in the form stored in `golden-answers.json`.
  */
-import { answerChat } from '../../src/server/engine/text/chat.ts';
-import { completePrompt } from '../../src/server/engine/text/prompt.ts';
+import { answerChat } from '../../src/server/domain/engine/text/chat.ts';
+import { completePrompt } from '../../src/server/domain/engine/text/prompt.ts';
 import { GOLDEN_CHAT_REQUESTS, GOLDEN_PROMPT_REQUESTS } from './golden-requests.ts';
 
 export interface GoldenAnswers {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { completePrompt, countTokens } from '../../src/server/engine/text/index.ts';
+import { completePrompt, countTokens } from '../../src/server/domain/engine/text/index.ts';
 
 describe('completePrompt', () => {
   it('carries an unfinished sentence on, after a space', () => {

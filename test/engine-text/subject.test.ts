@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/lib/random.ts';
-import { analyseSubject, sentencesOf, withoutFinalMarks } from '../../src/server/engine/text/subject.ts';
+import { analyseSubject, sentencesOf, withoutFinalMarks } from '../../src/server/domain/engine/text/subject.ts';
 
 describe('analyseSubject', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { decode, encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { countTokens, encodeText, limitTokens, toPieces } from '../../src/server/engine/text/tokens.ts';
+import { countTokens, encodeText, limitTokens, toPieces } from '../../src/server/domain/engine/text/tokens.ts';
 
 const MIXED = 'Grüße aus Zürich 🇨🇭! 日本語のテキスト, emoji 🎉👍🏽 and plain ASCII.';
 

@@ -3,8 +3,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/lib/random.ts';
-import { analyseSubject } from '../../src/server/engine/text/subject.ts';
-import { generateArguments } from '../../src/server/engine/text/tool-arguments.ts';
+import { analyseSubject } from '../../src/server/domain/engine/text/subject.ts';
+import { generateArguments } from '../../src/server/domain/engine/text/tool-arguments.ts';
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 // ajv-formats is CommonJS: its plugin is the default export under Node and `.default` under bundlers.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerChat, countTokens, TextEngineError } from '../../src/server/engine/text/index.ts';
+import { answerChat, countTokens, TextEngineError } from '../../src/server/domain/engine/text/index.ts';
 import { assistantCalls, chat, STOCKS, tool, toolResult, user, WEATHER } from './requests.ts';
 
 const TIME = tool('get_time', 'Current local time in a timezone.', {

@@ -1,6 +1,6 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { countTokens } from '../../src/server/engine/text/index.ts';
+import { countTokens } from '../../src/server/domain/engine/text/index.ts';
 import { useServer } from '../helpers/server.ts';
 import { call, chatBody } from './http.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countTokens } from '../../src/server/engine/text/index.ts';
+import { countTokens } from '../../src/server/domain/engine/text/index.ts';
 import { useServer } from '../helpers/server.ts';
 import { call } from './http.ts';
 

@@ -9,7 +9,8 @@ import type { FastifyRequest } from 'fastify';
 import { forbidden, unauthenticated } from '../domain/errors.ts';
 import type { Credentials } from '../http/auth.ts';
 import { tokensMatch } from './admin-token.ts';
-import { sessionIdFrom, type Sessions } from './sessions.ts';
+import type { Sessions } from '../domain/sessions.ts';
+import { sessionIdFrom } from './session-cookie.ts';
 
 export const ADMIN_REQUIRED = 'The admin token is missing or wrong. Send it as x-admin-token, or sign in at /dashboard.';
 export const CROSS_ORIGIN = 'This change must come from the dashboard page itself (the request came from another origin).';

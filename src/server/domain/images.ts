@@ -3,7 +3,7 @@
  * engine, in one place for generation and edits. Images are counted before they are painted and given back
  * when painting fails, so a failed request costs nothing.
  */
-import { decodeImageInput, editImages, generateImages, generationSizes, type DecodedImage } from '../engine/images/index.ts';
+import { decodeImageInput, editImages, generateImages, generationSizes, type DecodedImage } from './engine/images/index.ts';
 import { imageModel } from './catalogue.ts';
 import { invalidRequest, type QuotaState } from './errors.ts';
 import type { ImageQuota } from './quota.ts';

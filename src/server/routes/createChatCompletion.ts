@@ -4,7 +4,7 @@
  */
 import type { components } from '../../../generated/schema.d.ts';
 import { modelFor } from '../domain/catalogue.ts';
-import type { ChatAnswer } from '../engine/text/index.ts';
+import type { ChatAnswer } from '../domain/engine/text/index.ts';
 import { billingHeaders } from '../http/responses.ts';
 import { sendEvents, type SseEvent } from '../http/sse.ts';
 import { newId } from '../ids.ts';

@@ -1,7 +1,7 @@
 /** POST /dashboard/api/session — the admin token in, a session cookie out. */
 import type { components } from '../../../generated/admin/schema.d.ts';
 import { tokensMatch } from '../dashboard/admin-token.ts';
-import { sessionCookie } from '../dashboard/sessions.ts';
+import { sessionCookie } from '../dashboard/session-cookie.ts';
 import { unauthenticated } from '../domain/errors.ts';
 import type { Handler } from '../context.ts';
 

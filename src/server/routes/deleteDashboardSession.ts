@@ -1,6 +1,6 @@
 /** DELETE /dashboard/api/session — ends the cookie's session and clears the cookie. */
 import { CROSS_ORIGIN, fromOwnOrigin } from '../dashboard/access.ts';
-import { sessionCookie, sessionIdFrom } from '../dashboard/sessions.ts';
+import { sessionCookie, sessionIdFrom } from '../dashboard/session-cookie.ts';
 import { forbidden } from '../domain/errors.ts';
 import type { Handler } from '../context.ts';
 

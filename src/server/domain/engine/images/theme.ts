@@ -1,4 +1,4 @@
-import { hashParts, Rng } from '../../../lib/random.ts';
+import { hashParts, Rng } from '../../../../lib/random.ts';
 
 /** An sRGB colour, 0–255 per channel. */
 export type Rgb = readonly [number, number, number];

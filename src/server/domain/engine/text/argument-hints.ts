@@ -3,7 +3,7 @@
  * question for `query`, a number the user gave for `count`, `en` for `language` … The generator tries
  * these first and keeps the first one the schema accepts.
  */
-import type { Rng } from '../../../lib/random.ts';
+import type { Rng } from '../../../../lib/random.ts';
 import type { Subject } from './subject.ts';
 
 /** One example per JSON Schema format, each valid for ajv-formats. */

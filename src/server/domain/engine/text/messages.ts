@@ -3,7 +3,7 @@
  * module reduces each message to plain facts (role, text, images, tool calls) whatever form its content
  * takes: a string, an array of parts, or null next to `tool_calls`.
  */
-import type { components } from '../../../../generated/schema.d.ts';
+import type { components } from '../../../../../generated/schema.d.ts';
 
 export type ChatMessage = components['schemas']['ChatMessage'];
 export type FunctionTool = components['schemas']['FunctionTool'];

@@ -1,6 +1,6 @@
 import { encodePng } from './encode.ts';
 import { checkRequest } from './limits.ts';
-import { hashParts, Rng } from '../../../lib/random.ts';
+import { hashParts, Rng } from '../../../../lib/random.ts';
 import { renderArtwork } from './render.ts';
 import { themeFor } from './theme.ts';
 

@@ -1,5 +1,5 @@
 import { blendCircle, createRaster, DISC, fillBelow, fillGradient, fillRadialGradient, GLOW, RING, type Raster } from './canvas.ts';
-import type { Rng } from '../../../lib/random.ts';
+import type { Rng } from '../../../../lib/random.ts';
 import { hsl, mix, type Rgb, type Theme } from './theme.ts';
 
 /**

@@ -5,7 +5,7 @@
  */
 import { CONTINUATIONS, IMAGE_SENTENCES, PHRASES, TOOL_RESULT_CLOSERS, TOOL_RESULT_OPENERS } from './phrases.ts';
 import type { ToolResult } from './messages.ts';
-import type { Rng } from '../../../lib/random.ts';
+import type { Rng } from '../../../../lib/random.ts';
 import type { Subject } from './subject.ts';
 
 /** Average characters per o200k token in English prose; only used to decide when to stop adding sentences. */

@@ -15,9 +15,9 @@
  */
 import { Ajv as AjvDraft7, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { canonicalJson } from '../../../lib/canonical-json.ts';
-import { hashString } from '../../../lib/random.ts';
-import { withFormats } from '../../../contract/index.ts';
+import { canonicalJson } from '../../../../lib/canonical-json.ts';
+import { hashString } from '../../../../lib/random.ts';
+import { withFormats } from '../../../../contract/index.ts';
 
 export type Schema = boolean | Record<string, unknown>;
 

@@ -1,5 +1,5 @@
-import { contract } from '../../../contract/index.ts';
-import { invalidRequest } from '../../domain/errors.ts';
+import { contract } from '../../../../contract/index.ts';
+import { invalidRequest } from '../../errors.ts';
 
 const schemas = contract.spec.components.schemas as Record<string, { maximum?: number; properties?: Record<string, Record<string, unknown>> }>;
 

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { invalidRequest } from '../../domain/errors.ts';
+import { invalidRequest } from '../../errors.ts';
 import { wordsOf, type Pixels } from './canvas.ts';
 import { MAX_SIDE } from './limits.ts';
 import { sniffFormat, type AcceptedFormat } from './sniff.ts';

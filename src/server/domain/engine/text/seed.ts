@@ -4,8 +4,8 @@
  * `max_tokens` is left out on purpose: a cut answer is then a prefix of the full one. Text and tool calls
  * draw from separate seeds, so that, say, tool ids do not shift when the text changes.
  */
-import { canonicalJson } from '../../../lib/canonical-json.ts';
-import { hashString } from '../../../lib/random.ts';
+import { canonicalJson } from '../../../../lib/canonical-json.ts';
+import { hashString } from '../../../../lib/random.ts';
 
 export interface SeedInput {
   /** Everything that shapes the answer except sampling settings and max_tokens. */

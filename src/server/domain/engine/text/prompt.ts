@@ -1,7 +1,7 @@
 /**
  * The text completion of `POST /v1/generation/prompt`: a continuation of one prompt, cut to `max_tokens`.
  */
-import { Rng } from '../../../lib/random.ts';
+import { Rng } from '../../../../lib/random.ts';
 import { composeContinuation } from './compose.ts';
 import { seedsOf } from './seed.ts';
 import { analyseSubject } from './subject.ts';

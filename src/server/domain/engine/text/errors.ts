@@ -3,7 +3,7 @@
  * example a `tool_choice` that names a function missing from `tools`). It is the domain's invalid_request,
  * which the server answers with 400.
  */
-import { GatewayError } from '../../domain/errors.ts';
+import { GatewayError } from '../../errors.ts';
 
 export class TextEngineError extends GatewayError {
   override readonly name = 'TextEngineError';

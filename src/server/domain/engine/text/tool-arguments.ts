@@ -5,7 +5,7 @@
  */
 import { FORMAT_EXAMPLES, mentioned, normaliseName, numberHint, stringHints } from './argument-hints.ts';
 import { sampleFromPattern } from './pattern-sample.ts';
-import type { Rng } from '../../../lib/random.ts';
+import type { Rng } from '../../../../lib/random.ts';
 import { codePointLength, conforms, type Schema } from './schema-check.ts';
 import { deref, flattenAllOf, isSchemaObject as isObj, type SchemaObject as Obj } from './schema-resolve.ts';
 import type { Subject } from './subject.ts';

@@ -4,7 +4,7 @@ import { encodePng } from './encode.ts';
 import { inpaint } from './inpaint.ts';
 import { checkRequest } from './limits.ts';
 import { maskAt } from './mask.ts';
-import { hashBytes, hashParts, Rng } from '../../../lib/random.ts';
+import { hashBytes, hashParts, Rng } from '../../../../lib/random.ts';
 import { renderArtwork } from './render.ts';
 import { resizePixels } from './resize.ts';
 import { themeFor } from './theme.ts';

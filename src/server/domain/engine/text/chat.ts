@@ -3,7 +3,7 @@
  * answers the last user message (or reports the tool results that end the conversation), cut to
  * `max_tokens` exactly.
  */
-import { Rng } from '../../../lib/random.ts';
+import { Rng } from '../../../../lib/random.ts';
 import { composeAnswer, composeToolAnswer } from './compose.ts';
 import { lastUserText, trailingToolResults, viewMessage, type ChatMessage, type FunctionTool, type MessageView, type ToolChoice } from './messages.ts';
 import { countPromptTokens, type FunctionDefinition } from './prompt-tokens.ts';
