@@ -38,6 +38,7 @@ const lines = [
   `  Docs:           ${base}/docs`,
   `  OpenAPI:        ${base}/openapi.json`,
   `  Dashboard:      ${base}${app.dashboard.path}   (Settings → API Keys → Create New Key)`,
+  `  Admin API:      ${base}/docs/admin   (the dashboard's operations, for scripts)`,
   // A generated token is printed, or nobody could sign in; a configured one is already known and stays out of logs.
   app.dashboard.adminTokenGenerated
     ? `  Admin token:    ${app.dashboard.adminToken}   (generated for this run; set GATEWAY_ADMIN_TOKEN or --admin-token to keep one)`
