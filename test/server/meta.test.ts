@@ -44,6 +44,19 @@ describe('what the server offers beside the API', () => {
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
   });
 
+  it('gives an event stream the same CORS headers as any other answer', async () => {
+    const res = await fetch(`${server.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { origin: 'http://localhost:5173', 'x-api-key': 'sk-demo-starter', 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], stream: true }),
+    });
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    expect(res.headers.get('access-control-expose-headers')).toContain('x-gateway-billed-tokens');
+    expect(res.headers.get('x-gateway-billed-tokens')).toMatch(/^\d+$/);
+    await res.text();
+  });
+
   it('exposes the quota and billing headers to browser code', async () => {
     const res = await fetch(`${server.baseUrl}/v1/models`, { headers: { origin: 'http://localhost:5173' } });
     expect(res.headers.get('access-control-expose-headers')).toContain('retry-after');

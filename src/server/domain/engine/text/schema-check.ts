@@ -56,11 +56,9 @@ function anchored(schema: unknown, id: string): unknown {
   return out;
 }
 
-/** The validator of `schema` inside `root`, or null when no draft accepts them. */
-function validatorFor(schema: Schema, root: Schema): ValidateFunction | null {
+/** The validator of `schema` inside the root added under `id`, or null when no draft accepts them. */
+function validatorFor(schema: Schema, root: Schema, id: string): ValidateFunction | null {
   if (compiled.size >= MAX_COMPILED) startAfresh();
-  const rootJson = canonicalJson(root);
-  const id = `tool-${hashString(rootJson).toString(36)}`;
   const key = `${id} ${canonicalJson(schema)}`;
   let validate = compiled.get(key);
   if (validate !== undefined) return validate;
@@ -81,14 +79,20 @@ function validatorFor(schema: Schema, root: Schema): ValidateFunction | null {
   return validate;
 }
 
+/** Whether a value satisfies a schema that is part of (or derived from) one root schema. */
+export type SchemaCheck = (schema: Schema, value: unknown) => boolean;
+
 /**
- * Whether `value` satisfies `schema`, a part of the caller's `root` schema (or derived from one) whose
- * `$ref`s are relative to that root.
+ * The check of values against parts of a caller's `root` schema, whose `$ref`s are relative to that root.
  *
  * @example
+ * const conforms = schemaCheck(parameters);
  * conforms({ type: 'integer', minimum: 1 }, 0); // false
  */
-export function conforms(schema: Schema, value: unknown, root: Schema = schema): boolean {
-  const validate = validatorFor(schema, root);
-  return validate === null ? true : (validate(value) as boolean);
+export function schemaCheck(root: Schema): SchemaCheck {
+  const id = `tool-${hashString(canonicalJson(root)).toString(36)}`;
+  return (schema, value) => {
+    const validate = validatorFor(schema, root, id);
+    return validate === null ? true : (validate(value) as boolean);
+  };
 }

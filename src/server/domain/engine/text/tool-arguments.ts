@@ -6,7 +6,7 @@
 import { FORMAT_EXAMPLES, mentioned, normaliseName, numberHint, stringHints } from './argument-hints.ts';
 import { sampleFromPattern } from './pattern-sample.ts';
 import type { Rng } from '../../../../lib/random.ts';
-import { codePointLength, conforms, type Schema } from './schema-check.ts';
+import { codePointLength, schemaCheck, type Schema, type SchemaCheck } from './schema-check.ts';
 import { deref, flattenAllOf, isSchemaObject as isObj, type SchemaObject as Obj } from './schema-resolve.ts';
 import type { Subject } from './subject.ts';
 
@@ -35,10 +35,14 @@ function inferType(schema: Obj): string {
 }
 
 class ArgumentGenerator {
+  private readonly conforms: SchemaCheck;
+
   constructor(
     private readonly root: Schema,
     private readonly context: ArgumentContext,
-  ) {}
+  ) {
+    this.conforms = schemaCheck(root);
+  }
 
   value(raw: Schema, site: Site): unknown {
     if (site.depth > MAX_DEPTH) return null;
@@ -56,7 +60,7 @@ class ArgumentGenerator {
     for (const [index, type] of ordered.entries()) {
       const candidate = this.ofType(type, schema, site);
       if (index === 0) first = candidate;
-      if (conforms(schema, candidate, this.root)) return candidate;
+      if (this.conforms(schema, candidate)) return candidate;
     }
     return first;
   }
@@ -72,7 +76,7 @@ class ArgumentGenerator {
         const options = isObj(combined) && Array.isArray(combined.type) ? combined.type.map((type) => ({ ...combined, type })) : [combined];
         for (const option of options) {
           const candidate = this.value(option, { ...site, depth: site.depth + 1, variant: site.variant + variant });
-          if (conforms(schema, candidate, this.root)) return candidate;
+          if (this.conforms(schema, candidate)) return candidate;
           attempts.push(candidate);
         }
       }
@@ -220,7 +224,7 @@ class ArgumentGenerator {
       const sample = sampleFromPattern(schema.pattern);
       if (sample !== undefined) adjusted.push(sample, this.fitLength(sample, schema, site.variant));
     }
-    return adjusted.find((c) => conforms(schema, c, this.root)) ?? this.fitLength(base, schema, site.variant);
+    return adjusted.find((c) => this.conforms(schema, c)) ?? this.fitLength(base, schema, site.variant);
   }
 
   private fitLength(text: string, schema: Obj, variant: number): string {
