@@ -134,10 +134,10 @@ export interface components {
         /** @description A single prompt to complete. */
         TextCompletionRequest: {
             /**
-             * @description The text to complete.
+             * @description The text to complete, at most 4,194,304 characters (decision D22).
              * @example Write a haiku about the sea.
              */
-            prompt: string;
+            prompt: string & unknown;
             /**
              * @description Model id from the listing. May be given here or as the `model` query parameter (the specification shows both forms).
              *     One of the two is required; when both are given they must name the same model.
@@ -224,10 +224,10 @@ export interface components {
         TextContentPart: {
             /** @constant */
             type: "text";
-            text: string;
+            text: string & unknown;
         };
         /** @description Text, or an array of text parts. */
-        TextContent: string | components["schemas"]["TextContentPart"][];
+        TextContent: (string & unknown) | components["schemas"]["TextContentPart"][];
         /**
          * System message
          * @description Instructions for the model.
@@ -261,7 +261,7 @@ export interface components {
             };
         };
         /** @description Text, or an array of content parts for multimodal input (text and images). */
-        UserContent: string | (components["schemas"]["TextContentPart"] | components["schemas"]["ImageContentPart"])[];
+        UserContent: (string & unknown) | (components["schemas"]["TextContentPart"] | components["schemas"]["ImageContentPart"])[];
         /**
          * User message
          * @description A message from the user; its content may mix text and images.
@@ -356,7 +356,13 @@ export interface components {
                 name: string;
                 /** @description What the function does, for the model. */
                 description?: string;
-                /** @description The function's arguments as a JSON Schema object. Omitted means no arguments. */
+                /**
+                 * @description The function's arguments as a JSON Schema object (2020-12, or draft-07); omitted means no arguments.
+                 *     Limits (decision D22): at most 100,000 characters as JSON, 32 levels deep, 10,000 schemas in all;
+                 *     `minItems` and `minProperties` up to 1,000, `minLength` up to 10,000; and a schema must admit a
+                 *     value of at most 10,000 parts (not a property or an item that requires itself without end). A
+                 *     `pattern` is matched in linear time (RE2 syntax): one that RE2 cannot read is not checked.
+                 */
                 parameters?: {
                     [key: string]: unknown;
                 };
@@ -378,10 +384,14 @@ export interface components {
         /**
          * @description The OpenAI Chat Completions request. Fields not listed here are accepted and ignored, so that
          *     OpenAI-compatible clients can send what they usually send.
+         *
+         *     Size limits (decision D22): at most 4,096 messages and 128 tools, and 4,194,304 characters of text in all
+         *     (the messages' text, tool names and descriptions, and the tools' `parameters` as JSON). Each tool's
+         *     `parameters` has limits of its own (see `FunctionTool`). A request over a limit answers 400 naming it.
          */
         ChatCompletionRequest: {
             /** @description The conversation so far. */
-            messages: components["schemas"]["ChatMessage"][];
+            messages: components["schemas"]["ChatMessage"][] & unknown;
             /**
              * @description A model id from the listing that offers `/v1/chat/completions`.
              * @example gpt-4o-mini
@@ -403,7 +413,7 @@ export interface components {
             temperature?: components["schemas"]["Temperature"];
             seed?: components["schemas"]["Seed"];
             /** @description Tools the model may call; only functions are supported. */
-            tools?: components["schemas"]["FunctionTool"][];
+            tools?: components["schemas"]["FunctionTool"][] & unknown;
             tool_choice?: components["schemas"]["ToolChoice"];
             /**
              * @description Whether the model may call several tools in one answer.
@@ -683,6 +693,20 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The server cannot take this request now (decision D23): its workers for this kind of job are all busy and
+         *     their queue is full, or it is shutting down. Nothing was charged; try again after `Retry-After` seconds
+         *     (on another instance, when shutting down).
+         */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After-unavailable"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The images, as base64-encoded PNGs of exactly the requested size. */
         ImageResult: {
             headers: {
@@ -734,6 +758,11 @@ export interface components {
          * @example 16
          */
         "x-gateway-billed-tokens": number;
+        /**
+         * @description Seconds after which to try again (the server is busy, or shutting down).
+         * @example 1
+         */
+        "Retry-After-unavailable": number;
         /**
          * @description Reference decision: the key's daily image quota.
          * @example 10
@@ -808,6 +837,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createChatCompletion: {
@@ -852,6 +882,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createImage: {
@@ -889,6 +920,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     editImage: {
@@ -919,6 +951,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listModels: {
@@ -942,6 +975,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

@@ -239,6 +239,20 @@ export interface components {
             };
         };
         /**
+         * @description The server cannot take this request now (decision D23): its workers for this kind of job are all busy and
+         *     their queue is full, or it is shutting down. Nothing was charged; try again after `Retry-After` seconds
+         *     (on another instance, when shutting down).
+         */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After-unavailable"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
          * @description A request authenticated by the session cookie came from another site or origin (`Sec-Fetch-Site` is
          *     neither `same-origin` nor `none`). Changes made with the cookie must come from the dashboard itself.
          */
@@ -263,6 +277,11 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
+        /**
+         * @description Seconds after which to try again (the server is busy, or shutting down).
+         * @example 1
+         */
+        "Retry-After-unavailable": number;
         /**
          * @description Dashboard answers are never cached, so no key record (and never the one-time key) stays in a cache.
          * @example no-store
@@ -317,6 +336,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteDashboardSession: {
@@ -342,6 +362,7 @@ export interface operations {
             };
             403: components["responses"]["DashboardForbidden"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listApiKeys: {
@@ -365,6 +386,7 @@ export interface operations {
             };
             401: components["responses"]["DashboardUnauthorized"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createApiKey: {
@@ -402,6 +424,7 @@ export interface operations {
             401: components["responses"]["DashboardUnauthorized"];
             403: components["responses"]["DashboardForbidden"];
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     revokeApiKey: {
@@ -441,6 +464,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

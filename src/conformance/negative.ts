@@ -4,7 +4,7 @@
  * is closed. Each case starts from a valid body, changes one thing, and is kept only if ajv (the contract's
  * own validator) agrees it is now invalid. The seed picks the wrong values, so a failure reproduces.
  */
-import { contract, type Operation } from '../contract/index.ts';
+import { contract, type Operation, type SchemaObject } from '../contract/index.ts';
 import { boundBreakers, wrongTypeValues } from './negative-values.ts';
 import { hashString, Rng } from '../lib/random.ts';
 import { isReferenceSchema, jsonType, resolve, typesOf } from './schema.ts';
@@ -128,6 +128,14 @@ function walk(schemaIn: unknown, value: unknown, path: Path, pointer: string, re
     }
     for (const [keyword, bad, title] of boundBreakers(ps, obj[name], rng)) {
       out.push({ slug: `bound-${slug}-${keyword}`, title: `'${at.join('.')}' ${title}`, rule: `#${propPointer}/${keyword}`, reference: propRef, apply: (b) => setAt(b, at, bad) });
+    }
+    // Bounds of a reference decision (the size limits, D22) stand in an `allOf` member of their own marked
+    // `x-conformance: reference`, beside the property's core keywords.
+    for (const [index, member] of ((ps.allOf ?? []) as SchemaObject[]).entries()) {
+      if (member['x-conformance'] !== 'reference') continue;
+      for (const [keyword, bad, title] of boundBreakers(member, obj[name], rng)) {
+        out.push({ slug: `bound-${slug}-${keyword}`, title: `'${at.join('.')}' ${title}`, rule: `#${propPointer}/allOf/${index}/${keyword}`, reference: true, apply: (b) => setAt(b, at, bad) });
+      }
     }
     if (Array.isArray(ps.enum) && ps.enum.every((v) => typeof v === 'string')) {
       draft('enum', `'${at.join('.')}' outside its enum (${ps.enum.join(', ')})`, 'enum', 'conformance-not-in-enum');

@@ -12,16 +12,16 @@ import { adminApi } from './dashboard/admin-api.ts';
 import { generateAdminToken } from './dashboard/admin-token.ts';
 import { registerDashboardPage } from './dashboard/pages.ts';
 import { createSessions } from './domain/sessions.ts';
-import { createImageService, imageEngine } from './domain/images.ts';
+import { createImageService } from './domain/images.ts';
 import { createKeyVerifier, seedDemoKeys } from './domain/keys.ts';
 import { createImageQuota } from './domain/quota.ts';
 import { createStore, type Store } from './domain/store/index.ts';
-import { answerChat, completePrompt } from './domain/engine/text/index.ts';
 import { apiKeyCredentials } from './http/auth.ts';
 import { installErrorHandling } from './http/errors.ts';
 import { registerPages } from './http/pages.ts';
 import { registerOperations } from './http/pipeline.ts';
 import { handlers } from './routes/index.ts';
+import { defaultWorkerSettings, startEngines, type WorkerSettings } from './workers/engines.ts';
 
 /** Largest accepted request body (decision D9). */
 export const BODY_LIMIT = 20 * 1024 * 1024;
@@ -46,6 +46,8 @@ export interface GatewayOptions {
   now?: () => Date;
   /** The dashboard's admin token; when absent, one is generated (read it from `app.dashboard.adminToken`). */
   adminToken?: string;
+  /** Worker threads and waiting places for the text and image engines (default: one worker per core each). */
+  workers?: Partial<WorkerSettings>;
 }
 
 export interface DashboardInfo {
@@ -70,9 +72,10 @@ export async function buildApp(options: GatewayOptions = {}): Promise<FastifyIns
   const configuredToken = options.adminToken?.trim();
   const admin = { token: configuredToken || generateAdminToken(), sessions: createSessions(now) };
 
+  const engines = startEngines({ ...defaultWorkerSettings(), ...options.workers });
   const built: Services = {
-    text: { answerChat, completePrompt },
-    images: createImageService(imageEngine, createImageQuota(store, now)),
+    text: engines.text,
+    images: createImageService(engines.images, createImageQuota(store, now)),
   };
   const context: AppContext = {
     store,
@@ -96,7 +99,10 @@ export async function buildApp(options: GatewayOptions = {}): Promise<FastifyIns
     forceCloseConnections: true,
   });
   app.decorate('dashboard', { path: '/dashboard', adminToken: admin.token, adminTokenGenerated: !configuredToken } satisfies DashboardInfo);
-  app.addHook('onClose', async () => store.close());
+  app.addHook('onClose', async () => {
+    await engines.close();
+    store.close();
+  });
 
   await app.register(cors, {
     origin: options.corsOrigins ?? true,

@@ -6,12 +6,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Sessions } from './domain/sessions.ts';
 import type { ImageService } from './domain/images.ts';
 import type { Store } from './domain/store/index.ts';
-import type { answerChat, completePrompt } from './domain/engine/text/index.ts';
+import type { ChatAnswer, ChatRequest, PromptAnswer, PromptRequest } from './domain/engine/text/index.ts';
 
-/** The text engine as the routes use it: the reference's deterministic one, or a stand-in with its shape. */
+/**
+ * The text engine as the routes use it: the reference's deterministic one in worker threads
+ * (workers/engines.ts), or a stand-in with its shape.
+ */
 export interface TextService {
-  answerChat: typeof answerChat;
-  completePrompt: typeof completePrompt;
+  answerChat(request: ChatRequest): Promise<ChatAnswer>;
+  completePrompt(request: PromptRequest): Promise<PromptAnswer>;
 }
 
 /** The domain services behind the operations; `buildApp({ services })` may wrap or replace them. */

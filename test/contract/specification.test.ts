@@ -19,11 +19,11 @@ describe('the five operations of the specification', () => {
 
   it('has every specified status, with an {error} JSON body for every error', () => {
     const expected: Record<string, string[]> = {
-      createTextCompletion: ['200', '400', '401', '403', '404', '413', '500'],
-      createChatCompletion: ['200', '400', '401', '403', '404', '413', '500'],
-      createImage: ['200', '400', '401', '403', '404', '413', '429', '500'],
-      editImage: ['200', '400', '401', '403', '413', '429', '500'],
-      listModels: ['200', '401', '429', '500'],
+      createTextCompletion: ['200', '400', '401', '403', '404', '413', '500', '503'],
+      createChatCompletion: ['200', '400', '401', '403', '404', '413', '500', '503'],
+      createImage: ['200', '400', '401', '403', '404', '413', '429', '500', '503'],
+      editImage: ['200', '400', '401', '403', '413', '429', '500', '503'],
+      listModels: ['200', '401', '429', '500', '503'],
     };
     for (const op of contract.operations.filter((o) => o.path.startsWith('/v1/'))) {
       expect(Object.keys(op.responses).sort(), op.operationId).toEqual(expected[op.operationId]!.sort());

@@ -14,7 +14,9 @@ export type ErrorKind =
   /** What the request names does not exist (404). */
   | 'not_found'
   /** A limit of the caller's is used up (429). */
-  | 'rate_limit';
+  | 'rate_limit'
+  /** The server cannot take the request now: busy, or shutting down (503). */
+  | 'unavailable';
 
 export class GatewayError extends Error {
   override readonly name: string = 'GatewayError';
@@ -22,6 +24,8 @@ export class GatewayError extends Error {
   constructor(
     readonly kind: ErrorKind,
     message: string,
+    /** When to try again, in seconds, for a limit that passes (`Retry-After`). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -39,7 +43,7 @@ export interface QuotaState {
 /** The daily image quota cannot cover the request: `Daily quota exceeded.`, with the quota's figures. */
 export class QuotaExceeded extends GatewayError {
   constructor(readonly quota: QuotaState) {
-    super('rate_limit', 'Daily quota exceeded.');
+    super('rate_limit', 'Daily quota exceeded.', quota.resetSeconds);
   }
 }
 
@@ -61,4 +65,17 @@ export function forbidden(message: string): GatewayError {
 
 export function unauthenticated(message: string): GatewayError {
   return new GatewayError('authentication', message);
+}
+
+/**
+ * @example
+ * throw unavailable('The server is busy making images; try again in 1 second.', 1);
+ */
+export function unavailable(message: string, retryAfterSeconds: number): GatewayError {
+  return new GatewayError('unavailable', message, retryAfterSeconds);
+}
+
+/** A limit that passes, such as sign-in attempts per address. */
+export function tooManyRequests(message: string, retryAfterSeconds: number): GatewayError {
+  return new GatewayError('rate_limit', message, retryAfterSeconds);
 }

@@ -1,9 +1,11 @@
 /**
  * Image requests as the domain sees them: the size rules of the image model, the daily quota, and the image
- * engine, in one place for generation and edits. Images are counted before they are painted and given back
- * when painting fails, so a failed request costs nothing.
+ * engine, in one place for generation and edits. Images are counted before any picture is decoded or painted
+ * (so a request over the quota costs no work) and given back when decoding or painting fails (so a failed
+ * request costs no quota).
  */
-import { decodeImageInput, editImages, generateImages, generationSizes, type DecodedImage } from './engine/images/index.ts';
+import type { EncodedEditRequest, GenerationRequest } from './engine/images/index.ts';
+import { generationSizes } from './engine/images/limits.ts';
 import { imageModel } from './catalogue.ts';
 import { invalidRequest, type QuotaState } from './errors.ts';
 import type { ImageQuota } from './quota.ts';
@@ -37,14 +39,14 @@ export interface ImageService {
   edit(key: ApiKeyRecord, order: EditOrder): Promise<ImageBatch>;
 }
 
-/** The painter behind the service: the engine's functions, or a stand-in with the same shape. */
+/**
+ * The painter behind the service: the image engine in worker threads (workers/engines.ts), or a stand-in
+ * with the same shape. Edits get their pictures still encoded: decoding is the engine's work too.
+ */
 export interface ImageEngine {
-  generate: typeof generateImages;
-  edit: typeof editImages;
-  decode: typeof decodeImageInput;
+  generate(request: GenerationRequest): Promise<Buffer[]>;
+  edit(request: EncodedEditRequest): Promise<Buffer[]>;
 }
-
-export const imageEngine: ImageEngine = { generate: generateImages, edit: editImages, decode: decodeImageInput };
 
 function dimensions(size: string): { width: number; height: number } {
   const [width, height] = size.split('x').map(Number) as [number, number];
@@ -53,7 +55,7 @@ function dimensions(size: string): { width: number; height: number } {
 
 /**
  * @example
- * const images = createImageService(imageEngine, quota);
+ * const images = createImageService(engines.images, quota);
  * const { pngs, quota: left } = await images.generate(key, { prompt: 'A lighthouse', size: '512x512', n: 2 });
  */
 export function createImageService(engine: ImageEngine, quota: ImageQuota): ImageService {
@@ -76,11 +78,8 @@ export function createImageService(engine: ImageEngine, quota: ImageQuota): Imag
       return produce(key, order.n, () => engine.generate({ prompt: order.prompt, width, height, n: order.n }));
     },
     async edit(key, order) {
-      // Both pictures are decoded (invalid_request when they do not) before anything is counted.
-      const image = await engine.decode(order.image, 'image');
-      const mask: DecodedImage | undefined = order.mask === undefined ? undefined : await engine.decode(order.mask, 'mask');
       const { width, height } = dimensions(order.size);
-      return produce(key, order.n, () => engine.edit({ prompt: order.prompt, image, mask, width, height, n: order.n }));
+      return produce(key, order.n, () => engine.edit({ prompt: order.prompt, image: order.image, mask: order.mask, width, height, n: order.n }));
     },
   };
 }

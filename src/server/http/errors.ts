@@ -15,6 +15,7 @@ const statusOf: Record<ErrorKind, number> = {
   permission: 403,
   not_found: 404,
   rate_limit: 429,
+  unavailable: 503,
 };
 
 /** The contract's error body (the interface specification's "Errors"). */
@@ -24,9 +25,10 @@ export function errorBody(message: string): { error: string } {
 
 /** Sends a domain error as its status, headers and body. */
 function sendError(reply: FastifyReply, error: GatewayError): FastifyReply {
+  if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
   if (error instanceof QuotaExceeded) {
     // Decision D6: the quota resets at midnight UTC, and SDKs that retry a 429 by themselves must not.
-    reply.headers({ 'retry-after': String(error.quota.resetSeconds), 'x-should-retry': 'false', ...quotaHeaders(error.quota) });
+    reply.headers({ 'x-should-retry': 'false', ...quotaHeaders(error.quota) });
   }
   return reply.code(statusOf[error.kind]).send(errorBody(error.message));
 }

@@ -19,7 +19,7 @@ export const createChatCompletion: Handler = async (request, reply, { services, 
   const body = request.body as ChatRequest;
   const model = modelFor(body.model, '/v1/chat/completions', request.apiKey?.tier);
   const limits = [body.max_tokens, body.max_completion_tokens].filter((v): v is number => typeof v === 'number');
-  const answer = services.text.answerChat({
+  const answer = await services.text.answerChat({
     model: model.id,
     messages: body.messages,
     temperature: body.temperature,

@@ -21,7 +21,7 @@ export const createTextCompletion: Handler = async (request, reply, { services, 
   const modelId = body.model ?? query.model;
   if (modelId === undefined) throw invalidRequest("A model is required; give it as the 'model' query parameter or as 'model' in the body.");
   const model = modelFor(modelId, '/v1/generation/prompt', request.apiKey?.tier);
-  const answer = services.text.completePrompt({
+  const answer = await services.text.completePrompt({
     model: model.id,
     prompt: body.prompt,
     temperature: body.temperature,

@@ -1,5 +1,5 @@
 import { rasterBytes } from './canvas.ts';
-import type { DecodedImage } from './decode.ts';
+import { decodeImageInput, type DecodedImage } from './decode.ts';
 import { encodePng } from './encode.ts';
 import { inpaint } from './inpaint.ts';
 import { checkRequest } from './limits.ts';
@@ -46,4 +46,24 @@ export async function editImages(req: EditRequest): Promise<Buffer[]> {
     encodings.push(encodePng(result));
   }
   return Promise.all(encodings);
+}
+
+/** An edit as the request sent it: the source image and the optional mask still encoded (base64 or a `data:` URL). */
+export interface EncodedEditRequest extends Omit<EditRequest, 'image' | 'mask'> {
+  image: string;
+  mask?: string | undefined;
+}
+
+/**
+ * Decodes the source image and the mask (an invalid_request error naming the field when one is not an
+ * accepted image), then edits as `editImages`.
+ *
+ * @example
+ * const pngs = await editImageInputs({ prompt: 'Add a red door', image: body.image, width: 512, height: 512, n: 1 });
+ */
+export async function editImageInputs(req: EncodedEditRequest): Promise<Buffer[]> {
+  checkRequest(req.width, req.height, req.n);
+  const image = await decodeImageInput(req.image, 'image');
+  const mask = req.mask === undefined ? undefined : await decodeImageInput(req.mask, 'mask');
+  return editImages({ ...req, image, mask });
 }

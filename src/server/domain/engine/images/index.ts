@@ -4,6 +4,6 @@
  * turns prompts and images into PNGs, and bad images into invalid_request errors.
  */
 export { generateImages, type GenerationRequest } from './generate.ts';
-export { editImages, type EditRequest } from './edit.ts';
+export { editImageInputs, editImages, type EditRequest, type EncodedEditRequest } from './edit.ts';
 export { decodeImageInput, type DecodedImage, type ImageField } from './decode.ts';
 export { generationSizes, MAX_SIDE, MAX_COUNT } from './limits.ts';

@@ -12,6 +12,7 @@ import { analyseSubject, type Subject } from './subject.ts';
 import { generateArguments } from './tool-arguments.ts';
 import { chooseTools } from './tool-choice.ts';
 import { countTokens, limitTokens } from './tokens.ts';
+import { checkTextSize, checkToolSchema } from './limits.ts';
 
 export interface ChatRequest {
   model: string;
@@ -45,6 +46,17 @@ export interface ChatAnswer {
   completionTokens: number;
 }
 
+/** The characters of text a request holds: what the engine reads (decision D22 bounds it). */
+function textSize(views: readonly MessageView[], functions: readonly FunctionDefinition[]): number {
+  let characters = 0;
+  for (const view of views) {
+    for (const part of view.textParts) characters += part.length;
+    for (const call of view.toolCalls) characters += call.name.length + call.arguments.length;
+  }
+  for (const fn of functions) characters += fn.name.length + (fn.description?.length ?? 0) + (JSON.stringify(fn.parameters)?.length ?? 0);
+  return characters;
+}
+
 function lastUserImages(views: readonly MessageView[]): number {
   for (let i = views.length - 1; i >= 0; i--) if (views[i]?.role === 'user') return views[i]?.imageCount ?? 0;
   return 0;
@@ -71,7 +83,7 @@ function toolCallAnswer(
   const toolCalls: ChatToolCall[] = [];
   for (const fn of calls) {
     const id = `call_${rng.hex24()}`;
-    const argumentsText = JSON.stringify(generateArguments(fn.parameters, { subject, rng }));
+    const argumentsText = JSON.stringify(generateArguments(fn.parameters, { subject, rng, tool: fn.name }));
     if (budget <= 0) {
       truncated = true;
       break;
@@ -110,6 +122,8 @@ export function answerChat(request: ChatRequest): ChatAnswer {
   const seeds = chatSeeds(request);
   const views = request.messages.map(viewMessage);
   const functions: FunctionDefinition[] = (request.tools ?? []).map((tool) => tool.function as FunctionDefinition);
+  checkTextSize(textSize(views, functions));
+  for (const fn of functions) if (fn.parameters !== undefined) checkToolSchema(fn.name, fn.parameters);
   const promptTokens = countPromptTokens(views, functions);
   const subject = analyseSubject(lastUserText(views));
   const lastRole = views[views.length - 1]?.role ?? 'user';

@@ -1,10 +1,15 @@
 /**
  * A string that matches a simple regular expression (the `pattern` keyword): literals, escapes, classes,
  * groups with alternatives, and quantifiers, taking the shortest choice everywhere. Patterns beyond that
- * give a best effort that the caller checks with RegExp.
+ * give a best effort that is checked against the pattern.
  */
+import { toolLimits } from './limits.ts';
+import { linearRegExp } from './linear-regexp.ts';
 
 const NEGATED_CANDIDATES = ['a', 'A', '0', 'x', '_', '-', ' ', '.'];
+
+/** The longest sample made: beyond it (a{100000000}) the pattern is not sampled (the `minLength` limit, D22). */
+const MAX_SAMPLE = toolLimits.minLength;
 
 const CLASS_ESCAPES: Record<string, string> = { d: '1', w: 'a', s: ' ', D: 'a', W: '-', S: 'a', n: '\n', t: '\t', r: '\r' };
 
@@ -24,6 +29,7 @@ class Sampler {
       }
       const atom = this.atom();
       out += this.repeat(atom);
+      if (out.length > MAX_SAMPLE) throw new RangeError('the pattern asks for too long a string');
     }
     return out;
   }
@@ -135,21 +141,22 @@ class Sampler {
       return atom;
     }
     if (this.source[this.i] === '?' || this.source[this.i] === '+') this.i++; // lazy or possessive
+    if (atom.length * count > MAX_SAMPLE) throw new RangeError('the pattern asks for too long a string');
     return atom.repeat(count);
   }
 }
 
 /**
- * The shortest simple string for a pattern, or undefined when the result does not match it.
+ * The shortest simple string for a pattern, or undefined when the result does not match it (checked in
+ * linear time: see linear-regexp.ts) or the pattern cannot be read.
  *
  * @example
  * sampleFromPattern('^[A-Z]{3}$'); // 'AAA'
  */
 export function sampleFromPattern(pattern: string): string | undefined {
   try {
-    const regex = new RegExp(pattern, 'u');
     const sample = new Sampler(pattern).sequence();
-    return regex.test(sample) ? sample : undefined;
+    return linearRegExp(pattern).test(sample) ? sample : undefined;
   } catch {
     return undefined;
   }

@@ -18,13 +18,15 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { canonicalJson } from '../../../../lib/canonical-json.ts';
 import { hashString } from '../../../../lib/random.ts';
 import { withFormats } from '../../../../contract/index.ts';
+import { linearRegExp } from './linear-regexp.ts';
 
 export type Schema = boolean | Record<string, unknown>;
 
 /** Compiled schemas kept before ajv is started afresh. */
 const MAX_COMPILED = 2000;
 
-const options = { strict: false, logger: false, allErrors: false } as const;
+// Callers' patterns are matched in linear time (see linear-regexp.ts), never by the backtracking engine.
+const options = { strict: false, logger: false, allErrors: false, code: { regExp: linearRegExp } } as const;
 let drafts: Array<Ajv2020 | AjvDraft7> = [];
 let compiled = new Map<string, ValidateFunction | null>();
 let roots = new Set<string>();
@@ -93,6 +95,12 @@ export function schemaCheck(root: Schema): SchemaCheck {
   const id = `tool-${hashString(canonicalJson(root)).toString(36)}`;
   return (schema, value) => {
     const validate = validatorFor(schema, root, id);
-    return validate === null ? true : (validate(value) as boolean);
+    if (validate === null) return true;
+    try {
+      return validate(value) as boolean;
+    } catch {
+      // A schema ajv compiled but cannot apply to this value (a recursion without end): no verdict.
+      return true;
+    }
   };
 }

@@ -8,11 +8,21 @@
  * Pieces are made with `decodeGenerator` over a whole, complete token list and never by decoding a single
  * token: gpt-tokenizer shares one streaming TextDecoder per module, so decoding a slice that ends inside a
  * UTF-8 character would leave bytes behind that turn up in the next, unrelated decode.
+ *
+ * Long runs (decision D22): the tokenizer's merge step takes time quadratic in the length of one chunk of
+ * text (a word, a run of punctuation or of spaces): 80,000 × `a` took 16 s. A run of more than
+ * `LONG_RUN` characters without a change between space and non-space is therefore tokenized in pieces of
+ * `LONG_RUN` characters, each on its own: the cost is linear (about 0.6 µs a character at worst), and the
+ * count of such a run can differ from the tokenizer's by a token or so per piece (a merge across a cut is
+ * not made). Text without such a run, which is all ordinary prose and code, is tokenized exactly as before.
  */
 import { countTokens as countWithLibrary, decodeGenerator, encode } from 'gpt-tokenizer/encoding/o200k_base';
 
 // Text from callers is plain text: `<|endoftext|>` in a message is characters, not a control token.
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
+/** The longest run of space or of non-space characters the tokenizer is given whole. */
+export const LONG_RUN = 256;
 
 /**
  * The o200k_base tokens of a text, special-token markers counted as ordinary characters.
@@ -21,7 +31,10 @@ const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
  * encodeText('Hello world'); // [13225, 2375]
  */
 export function encodeText(text: string): number[] {
-  return text === '' ? [] : encode(text, PLAIN_TEXT);
+  if (text === '') return [];
+  const tokens: number[] = [];
+  for (const span of spansOf(text)) for (const token of encode(span, PLAIN_TEXT)) tokens.push(token);
+  return tokens;
 }
 
 /**
@@ -31,7 +44,49 @@ export function encodeText(text: string): number[] {
  * countTokens('Hello world'); // 2
  */
 export function countTokens(text: string): number {
-  return text === '' ? 0 : countWithLibrary(text, PLAIN_TEXT);
+  let count = 0;
+  for (const span of spansOf(text)) count += countWithLibrary(span, PLAIN_TEXT);
+  return count;
+}
+
+// What JavaScript's `\s` matches: the tokenizer's own split tells space from non-space the same way.
+function isSpace(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a)
+    || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+}
+
+/**
+ * The text in the spans it is tokenized in: the whole text when it has no run longer than `LONG_RUN`,
+ * otherwise the text between long runs and each long run in pieces of `LONG_RUN` characters (never cutting
+ * a character made of two UTF-16 units). One pass over the text.
+ */
+function* spansOf(text: string): Generator<string> {
+  let at = 0; // start of the text not yet given out
+  let runStart = 0;
+  let runSpace = false;
+  const flush = function* (end: number): Generator<string> {
+    // The run [runStart, end) is long: the text before it, then the run in pieces.
+    if (runStart > at) yield text.slice(at, runStart);
+    let from = runStart;
+    while (from < end) {
+      let to = Math.min(from + LONG_RUN, end);
+      const last = text.charCodeAt(to - 1);
+      if (to < end && last >= 0xd800 && last <= 0xdbff) to--;
+      yield text.slice(from, to);
+      from = to;
+    }
+    at = end;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const space = isSpace(text.charCodeAt(i));
+    if (i > 0 && space !== runSpace) {
+      if (i - runStart > LONG_RUN) yield* flush(i);
+      runStart = i;
+    }
+    runSpace = space;
+  }
+  if (text.length - runStart > LONG_RUN) yield* flush(text.length);
+  if (at < text.length) yield text.slice(at);
 }
 
 /** A text cut into pieces; `ends[i]` is the number of tokens consumed once `pieces[i]` is complete. */

@@ -8,11 +8,15 @@ import { sampleFromPattern } from './pattern-sample.ts';
 import type { Rng } from '../../../../lib/random.ts';
 import { codePointLength, schemaCheck, type Schema, type SchemaCheck } from './schema-check.ts';
 import { deref, flattenAllOf, isSchemaObject as isObj, type SchemaObject as Obj } from './schema-resolve.ts';
+import { TextEngineError } from './errors.ts';
+import { toolLimits } from './limits.ts';
 import type { Subject } from './subject.ts';
 
 export interface ArgumentContext {
   subject: Subject;
   rng: Rng;
+  /** The function's name, for the message when its schema asks for too large a value. */
+  tool?: string;
 }
 
 interface Site {
@@ -36,6 +40,14 @@ function inferType(schema: Obj): string {
 
 class ArgumentGenerator {
   private readonly conforms: SchemaCheck;
+  /** Values and schemas left to make and resolve (the contract's `valueParts` limit, decision D22). */
+  private budget = toolLimits.valueParts;
+  private readonly spend = (): void => {
+    if (--this.budget >= 0) return;
+    throw new TextEngineError(
+      `The parameters schema of tool '${this.context.tool ?? 'the tool'}' needs a value of more than ${toolLimits.valueParts.toLocaleString('en-US')} parts: a property or item that requires itself, or too many required values (decision D22).`,
+    );
+  };
 
   constructor(
     private readonly root: Schema,
@@ -45,8 +57,9 @@ class ArgumentGenerator {
   }
 
   value(raw: Schema, site: Site): unknown {
+    this.spend();
     if (site.depth > MAX_DEPTH) return null;
-    const schema = deref(raw, this.root, site.depth);
+    const schema = deref(raw, this.root, site.depth, this.spend);
     if (schema === true) return this.stringFor({}, site);
     if (schema === false) return null;
     if ('const' in schema) return schema.const;
@@ -70,8 +83,8 @@ class ArgumentGenerator {
     const attempts: unknown[] = [];
     for (let variant = 0; variant < 3; variant++) {
       for (const branch of branches) {
-        const resolved = deref(branch, this.root, site.depth + 1);
-        const combined = isObj(resolved) ? flattenAllOf({ ...parent, ...resolved }, this.root, site.depth) : resolved;
+        const resolved = deref(branch, this.root, site.depth + 1, this.spend);
+        const combined = isObj(resolved) ? flattenAllOf({ ...parent, ...resolved }, this.root, site.depth, this.spend) : resolved;
         // Each type of a type list is its own option: `null` may be what tells two branches apart.
         const options = isObj(combined) && Array.isArray(combined.type) ? combined.type.map((type) => ({ ...combined, type })) : [combined];
         for (const option of options) {
@@ -117,7 +130,7 @@ class ArgumentGenerator {
     const wanted = (key: string): boolean => {
       if (required.has(key)) return true;
       // An optional property is filled when the message talks about it, as a model would.
-      const property = deref(properties[key] as Schema, this.root, site.depth + 1);
+      const property = deref(properties[key] as Schema, this.root, site.depth + 1, this.spend);
       if (normaliseName(key).split('_').some((word) => word.length > 2 && mentioned(text, word))) return true;
       return isObj(property) && Array.isArray(property.enum) && property.enum.some((o) => typeof o === 'string' && mentioned(text, o));
     };

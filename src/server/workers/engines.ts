@@ -1,0 +1,60 @@
+/**
+ * The engines as the services use them, each behind its pool of worker threads (pool.ts): the text engine's
+ * answers and the image engine's pictures come back as promises, and the event loop only sends the request
+ * and receives the result.
+ */
+import { availableParallelism } from 'node:os';
+// sharp is loaded by the main thread too, so its native libraries stay loaded while image workers come and
+// go (on glibc, unloading them with the last worker that used them crashes the process).
+import 'sharp';
+import type { TextService } from '../context.ts';
+import type { ChatAnswer, PromptAnswer } from '../domain/engine/text/index.ts';
+import type { ImageEngine } from '../domain/images.ts';
+import { WorkerPool, type PoolSize } from './pool.ts';
+
+export interface WorkerSettings {
+  text: PoolSize;
+  images: PoolSize;
+}
+
+/**
+ * The default sizes: one worker per core for each engine. A waiting place costs only the request already
+ * received; the bound is on waiting time. Text tasks take about a millisecond, so many may wait; an image
+ * task takes from a few milliseconds (one small picture) to a second or more (ten large edits).
+ */
+export function defaultWorkerSettings(cores = availableParallelism()): WorkerSettings {
+  return { text: { workers: cores, queue: 128 * cores }, images: { workers: cores, queue: 16 * cores } };
+}
+
+export interface Engines {
+  text: TextService;
+  images: ImageEngine;
+  /** Lets running tasks finish, then stops the workers. */
+  close(): Promise<void>;
+}
+
+/**
+ * @example
+ * const engines = startEngines(defaultWorkerSettings());
+ * const answer = await engines.text.answerChat({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] });
+ * await engines.close();
+ */
+export function startEngines(settings: WorkerSettings): Engines {
+  const text = new WorkerPool('text', settings.text);
+  const images = new WorkerPool('images', settings.images);
+  // PNGs cross the thread boundary as Uint8Arrays; the server answers with Buffers (no copy: a view).
+  const asBuffers = (pngs: Uint8Array[]) => pngs.map((png) => Buffer.from(png.buffer, png.byteOffset, png.byteLength));
+  return {
+    text: {
+      answerChat: (request) => text.run<ChatAnswer>('answerChat', [request]),
+      completePrompt: (request) => text.run<PromptAnswer>('completePrompt', [request]),
+    },
+    images: {
+      generate: (request) => images.run<Uint8Array[]>('generate', [request]).then(asBuffers),
+      edit: (request) => images.run<Uint8Array[]>('edit', [request]).then(asBuffers),
+    },
+    close: async () => {
+      await Promise.all([text.close(), images.close()]);
+    },
+  };
+}
