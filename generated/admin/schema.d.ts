@@ -229,6 +229,24 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description Too many wrong admin tokens from this client address (decision D26): 10 failures within 10 minutes block
+         *     further attempts from it, with either credential, until `Retry-After` seconds have passed. A right token
+         *     clears the count.
+         */
+        TooManySignIns: {
+            headers: {
+                /**
+                 * @description Seconds until this address may try again.
+                 * @example 540
+                 */
+                "Retry-After": number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description An unexpected fault. The body is not shown by the specification; the reference implementation answers this (reference decision). */
         InternalServerError: {
             headers: {
@@ -335,6 +353,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManySignIns"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -361,6 +380,7 @@ export interface operations {
                 content?: never;
             };
             403: components["responses"]["DashboardForbidden"];
+            429: components["responses"]["TooManySignIns"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -385,6 +405,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["DashboardUnauthorized"];
+            429: components["responses"]["TooManySignIns"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -423,6 +444,7 @@ export interface operations {
             };
             401: components["responses"]["DashboardUnauthorized"];
             403: components["responses"]["DashboardForbidden"];
+            429: components["responses"]["TooManySignIns"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -463,6 +485,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManySignIns"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };

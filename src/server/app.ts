@@ -9,15 +9,21 @@ import { contract } from '../contract/index.ts';
 import type { AppContext, Services } from './context.ts';
 import { adminCredentials } from './dashboard/access.ts';
 import { adminApi } from './dashboard/admin-api.ts';
-import { generateAdminToken } from './dashboard/admin-token.ts';
+import { checkAdminToken, generateAdminToken } from './dashboard/admin-token.ts';
 import { registerDashboardPage } from './dashboard/pages.ts';
+import { createSignInThrottle } from './dashboard/sign-in-throttle.ts';
 import { createSessions } from './domain/sessions.ts';
 import { createImageService } from './domain/images.ts';
 import { createKeyVerifier, seedDemoKeys } from './domain/keys.ts';
 import { createImageQuota } from './domain/quota.ts';
 import { createStore, type Store } from './domain/store/index.ts';
 import { apiKeyCredentials } from './http/auth.ts';
+import { clientErrorHandler, frameworkErrors } from './http/client-errors.ts';
 import { installErrorHandling } from './http/errors.ts';
+import { registerFavicon } from './http/favicon.ts';
+import { addSecurityHeaders } from './http/security-headers.ts';
+import { refuseWhileClosing } from './http/shutdown.ts';
+import { defaultTimeouts, serverTimeouts, type Timeouts } from './http/timeouts.ts';
 import { registerPages } from './http/pages.ts';
 import { registerOperations } from './http/pipeline.ts';
 import { handlers } from './routes/index.ts';
@@ -25,6 +31,8 @@ import { defaultWorkerSettings, startEngines, type WorkerSettings } from './work
 
 /** Largest accepted request body (decision D9). */
 export const BODY_LIMIT = 20 * 1024 * 1024;
+/** Largest request line and headers together (Node's default), answered 431 beyond. */
+const MAX_HEADER_BYTES = 16 * 1024;
 
 export interface GatewayOptions {
   /** `'memory'`, the path of a SQLite file (default `data/gateway.sqlite`), or a store of your own. */
@@ -48,6 +56,8 @@ export interface GatewayOptions {
   adminToken?: string;
   /** Worker threads and waiting places for the text and image engines (default: one worker per core each). */
   workers?: Partial<WorkerSettings>;
+  /** Time limits on receiving requests and on idle connections (decision D25; defaults in http/timeouts.ts). */
+  timeouts?: Partial<Timeouts>;
 }
 
 export interface DashboardInfo {
@@ -69,8 +79,13 @@ export async function buildApp(options: GatewayOptions = {}): Promise<FastifyIns
   const demoKeys = options.demoKeys ?? true;
   if (demoKeys) seedDemoKeys(store);
   const now = options.now ?? (() => new Date());
-  const configuredToken = options.adminToken?.trim();
-  const admin = { token: configuredToken || generateAdminToken(), sessions: createSessions(now) };
+  const configuredToken = options.adminToken?.trim() || undefined;
+  const admin = {
+    token: configuredToken === undefined ? generateAdminToken() : checkAdminToken(configuredToken),
+    sessions: createSessions(now),
+    throttle: createSignInThrottle(now),
+  };
+  const timeouts = { ...defaultTimeouts, ...options.timeouts };
 
   const engines = startEngines({ ...defaultWorkerSettings(), ...options.workers });
   const built: Services = {
@@ -85,8 +100,9 @@ export async function buildApp(options: GatewayOptions = {}): Promise<FastifyIns
     demoKeys,
     admin,
   };
-  const credentials = { ...apiKeyCredentials(createKeyVerifier(store, { demoKeys, now })), ...adminCredentials(admin.token, admin.sessions) };
+  const credentials = { ...apiKeyCredentials(createKeyVerifier(store, { demoKeys, now })), ...adminCredentials(admin) };
 
+  const { http, ...limits } = serverTimeouts(timeouts);
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     logger: options.logger ?? { level: 'warn', redact: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers["x-admin-token"]', 'req.headers.cookie'] },
@@ -95,8 +111,14 @@ export async function buildApp(options: GatewayOptions = {}): Promise<FastifyIns
     // No child logger per request: with redaction on, pino's child() cost ~10% of the model listing's
     // throughput (npm run bench). Faults are logged with their method and URL instead of a request id.
     childLoggerFactory: (logger) => logger,
-    return503OnClosing: true,
-    forceCloseConnections: true,
+    ...limits,
+    http: { ...http, maxHeaderSize: MAX_HEADER_BYTES },
+    clientErrorHandler: clientErrorHandler(timeouts, MAX_HEADER_BYTES),
+    frameworkErrors,
+    // Closing is graceful (http/shutdown.ts): idle connections are closed at once, running requests finish,
+    // and requests still arriving get the contract's 503 rather than Fastify's own body.
+    return503OnClosing: false,
+    forceCloseConnections: 'idle',
   });
   app.decorate('dashboard', { path: '/dashboard', adminToken: admin.token, adminTokenGenerated: !configuredToken } satisfies DashboardInfo);
   app.addHook('onClose', async () => {
@@ -112,7 +134,10 @@ export async function buildApp(options: GatewayOptions = {}): Promise<FastifyIns
     exposedHeaders: exposedHeaders().join(', '),
     maxAge: 600,
   });
+  addSecurityHeaders(app);
+  refuseWhileClosing(app);
   installErrorHandling(app);
+  registerFavicon(app);
   registerOperations(app, { contracts: [contract, adminApi], handlers, credentials, context });
   registerDashboardPage(app, credentials);
   registerPages(

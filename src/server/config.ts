@@ -7,21 +7,42 @@
  * | `HOST` | `--host` | 127.0.0.1 |
  * | `GATEWAY_STORE` (`memory` or `sqlite`) | `--store` | sqlite |
  * | `GATEWAY_DB` (SQLite file) | `--db` | data/gateway.sqlite |
- * | `GATEWAY_DEMO_KEYS` (`off` to disable) | `--no-demo-keys` | on |
+ * | `GATEWAY_DEMO_KEYS` (`on` or `off`) | `--demo-keys`, `--no-demo-keys` | on for a loopback host only (decision D26) |
  * | `GATEWAY_TOKEN_DELAY_MS` | `--token-delay-ms` | 0 |
  * | `GATEWAY_CORS_ORIGINS` (comma-separated, `*` for any) | `--cors-origins` | `*` |
- * | `GATEWAY_ADMIN_TOKEN` | `--admin-token` | generated and printed at start |
+ * | `GATEWAY_ADMIN_TOKEN` (16 characters or more) | `--admin-token` | generated and printed at start |
+ * | `GATEWAY_HEADERS_TIMEOUT_MS` | | 10000 |
+ * | `GATEWAY_REQUEST_TIMEOUT_MS` (whole request, body included) | | 60000 |
+ * | `GATEWAY_IDLE_TIMEOUT_MS` (nothing sent or received) | | 120000 |
+ * | `GATEWAY_KEEP_ALIVE_TIMEOUT_MS` | | 5000 |
+ * | `GATEWAY_SHUTDOWN_GRACE_MS` (for running requests after SIGTERM) | | 10000 |
+ * | `GATEWAY_TEXT_WORKERS`, `GATEWAY_IMAGE_WORKERS` | | one per core |
  */
 import { parseArgs } from 'node:util';
+import { isIP } from 'node:net';
+import { defaultTimeouts, type Timeouts } from './http/timeouts.ts';
+import { defaultWorkerSettings, type WorkerSettings } from './workers/engines.ts';
 
 export interface ServerConfig {
   port: number;
   host: string;
   store: string;
   demoKeys: boolean;
+  /** Whether the demo keys are on for a host other than loopback (so the operator is warned). */
+  demoKeysExposed: boolean;
   tokenDelayMs: number;
   corsOrigins: true | string[];
   adminToken: string | undefined;
+  timeouts: Timeouts;
+  shutdownGraceMs: number;
+  workers: WorkerSettings;
+}
+
+/** Whether a host name or address reaches this machine only. */
+export function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (bare === 'localhost' || bare === '::1') return true;
+  return isIP(bare) === 4 && bare.startsWith('127.');
 }
 
 export function readConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig {
@@ -32,6 +53,7 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
       host: { type: 'string' },
       store: { type: 'string' },
       db: { type: 'string' },
+      'demo-keys': { type: 'boolean' },
       'no-demo-keys': { type: 'boolean' },
       'token-delay-ms': { type: 'string' },
       'cors-origins': { type: 'string' },
@@ -42,15 +64,43 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
   const storeKind = values.store ?? env.GATEWAY_STORE ?? 'sqlite';
   if (storeKind !== 'memory' && storeKind !== 'sqlite') throw new Error(`GATEWAY_STORE must be 'memory' or 'sqlite', not '${storeKind}'.`);
   const origins = values['cors-origins'] ?? env.GATEWAY_CORS_ORIGINS ?? '*';
+  const host = values.host ?? env.HOST ?? '127.0.0.1';
+  const demoKeys = demoKeysSetting(values['demo-keys'], values['no-demo-keys'], env.GATEWAY_DEMO_KEYS) ?? isLoopback(host);
+  const cores = defaultWorkerSettings();
+  const ms = (name: string, fallback: number) => integer(name, env[name] ?? String(fallback), 1, 3_600_000);
   return {
     port: integer('PORT', values.port ?? env.PORT ?? '8080', 0, 65535),
-    host: values.host ?? env.HOST ?? '127.0.0.1',
+    host,
     store: storeKind === 'memory' ? 'memory' : (values.db ?? env.GATEWAY_DB ?? 'data/gateway.sqlite'),
-    demoKeys: !(values['no-demo-keys'] ?? ['off', 'false', '0', 'no'].includes((env.GATEWAY_DEMO_KEYS ?? '').toLowerCase())),
+    demoKeys,
+    demoKeysExposed: demoKeys && !isLoopback(host),
+    timeouts: {
+      headersMs: ms('GATEWAY_HEADERS_TIMEOUT_MS', defaultTimeouts.headersMs),
+      requestMs: ms('GATEWAY_REQUEST_TIMEOUT_MS', defaultTimeouts.requestMs),
+      idleMs: ms('GATEWAY_IDLE_TIMEOUT_MS', defaultTimeouts.idleMs),
+      keepAliveMs: ms('GATEWAY_KEEP_ALIVE_TIMEOUT_MS', defaultTimeouts.keepAliveMs),
+    },
+    shutdownGraceMs: integer('GATEWAY_SHUTDOWN_GRACE_MS', env.GATEWAY_SHUTDOWN_GRACE_MS ?? '10000', 0, 3_600_000),
+    workers: {
+      text: { ...cores.text, workers: integer('GATEWAY_TEXT_WORKERS', env.GATEWAY_TEXT_WORKERS ?? String(cores.text.workers), 1, 256) },
+      images: { ...cores.images, workers: integer('GATEWAY_IMAGE_WORKERS', env.GATEWAY_IMAGE_WORKERS ?? String(cores.images.workers), 1, 256) },
+    },
     tokenDelayMs: integer('GATEWAY_TOKEN_DELAY_MS', values['token-delay-ms'] ?? env.GATEWAY_TOKEN_DELAY_MS ?? '0', 0, 60_000),
     corsOrigins: origins.trim() === '*' ? true : origins.split(',').map((o) => o.trim()).filter(Boolean),
     adminToken: values['admin-token'] ?? env.GATEWAY_ADMIN_TOKEN,
   };
+}
+
+/** The demo-keys switch as given (flags first), or undefined for the default. */
+function demoKeysSetting(on: boolean | undefined, off: boolean | undefined, env: string | undefined): boolean | undefined {
+  if (on && off) throw new Error('Give --demo-keys or --no-demo-keys, not both.');
+  if (on) return true;
+  if (off) return false;
+  if (env === undefined || env.trim() === '') return undefined;
+  const value = env.trim().toLowerCase();
+  if (['on', 'true', '1', 'yes'].includes(value)) return true;
+  if (['off', 'false', '0', 'no'].includes(value)) return false;
+  throw new Error(`GATEWAY_DEMO_KEYS must be 'on' or 'off', not '${env}'.`);
 }
 
 function integer(name: string, text: string, min: number, max: number): number {

@@ -3,7 +3,7 @@
  * answers. Built once by `buildApp`; handlers receive it as their third argument.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Sessions } from './domain/sessions.ts';
+import type { AdminAccess } from './dashboard/access.ts';
 import type { ImageService } from './domain/images.ts';
 import type { Store } from './domain/store/index.ts';
 import type { ChatAnswer, ChatRequest, PromptAnswer, PromptRequest } from './domain/engine/text/index.ts';
@@ -32,8 +32,8 @@ export interface AppContext {
   tokenDelayMs: number;
   /** Whether the demo keys are accepted; when not, the dashboard neither lists nor revokes them. */
   demoKeys: boolean;
-  /** The dashboard's admin token and its sign-in sessions. */
-  admin: { token: string; sessions: Sessions };
+  /** The dashboard's admin token, its sign-in sessions and the throttle on wrong tokens. */
+  admin: AdminAccess;
 }
 
 /** The handler of one operation; authentication and request validation have already passed. */

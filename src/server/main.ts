@@ -1,10 +1,13 @@
 /**
- * `npm start`: runs the reference gateway until Ctrl-C, then closes it gracefully (open streams end,
- * the SQLite file is closed).
+ * `npm start`: runs the reference gateway until SIGTERM or Ctrl-C, then closes it gracefully (decision D23):
+ * no new connections, running requests and open streams finish within the grace period, the SQLite file is
+ * closed, and the process exits 0. A second signal exits at once.
  */
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import { readConfig, type ServerConfig } from './config.ts';
+import { isLoopback, readConfig, type ServerConfig } from './config.ts';
 import { demoKeys } from './domain/keys.ts';
+import { closeGracefully } from './http/shutdown.ts';
 
 let config: ServerConfig;
 try {
@@ -14,13 +17,21 @@ try {
   process.exit(2);
 }
 
-const app = await buildApp({
-  store: config.store,
-  demoKeys: config.demoKeys,
-  tokenDelayMs: config.tokenDelayMs,
-  corsOrigins: config.corsOrigins,
-  adminToken: config.adminToken,
-});
+let app: FastifyInstance;
+try {
+  app = await buildApp({
+    store: config.store,
+    demoKeys: config.demoKeys,
+    tokenDelayMs: config.tokenDelayMs,
+    corsOrigins: config.corsOrigins,
+    adminToken: config.adminToken,
+    timeouts: config.timeouts,
+    workers: config.workers,
+  });
+} catch (error) {
+  console.error(`gateway: ${(error as Error).message}`);
+  process.exit(2);
+}
 
 try {
   await app.listen({ port: config.port, host: config.host });
@@ -46,18 +57,36 @@ const lines = [
   `  Store:          ${config.store === 'memory' ? 'memory (lost on exit)' : `SQLite file ${config.store}`}`,
   config.demoKeys
     ? `  Demo keys:      ${demoKeys.map((k) => k.key).join(', ')}`
-    : '  Demo keys:      off',
+    : `  Demo keys:      off${isLoopback(config.host) ? '' : ' (on by default for a loopback host only; GATEWAY_DEMO_KEYS=on to have them)'}`,
   '',
   `  curl ${base}/v1/models`,
 ];
 console.log(lines.join('\n'));
+if (config.demoKeysExposed) {
+  console.warn(
+    `gateway: WARNING: the demo keys (one of tier ultimate) are on and the server listens on ${config.host}, ` +
+      'beyond this machine: anyone who can reach it can use them. Set GATEWAY_DEMO_KEYS=off unless that is what you want.',
+  );
+}
 
+let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    console.log(`\n${signal}: closing…`);
-    app.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
+  process.on(signal, () => {
+    if (stopping) {
+      console.log(`${signal} again: exiting now.`);
+      process.exit(1);
+    }
+    stopping = true;
+    console.log(`\n${signal}: finishing running requests (up to ${config.shutdownGraceMs / 1000} s)…`);
+    closeGracefully(app, config.shutdownGraceMs).then(
+      (clean) => {
+        console.log(clean ? 'Closed.' : 'Closed; connections still open after the grace period were cut.');
+        process.exit(0);
+      },
+      (error: Error) => {
+        console.error(`gateway: closing failed: ${error.message}`);
+        process.exit(1);
+      },
     );
   });
 }

@@ -37,6 +37,15 @@ describe('stopping the mock', () => {
     expect(await listening(running.baseUrl)).toBe(false);
   });
 
+  it('SIGTERM to npm alone (`kill` on its process) stops the script and Prism: the script is exec-ed, no shell holds the signal', async () => {
+    running = await runMock('npm');
+    process.kill(running.child.pid!, 'SIGTERM');
+    await running.exited;
+    // npm has forwarded the signal; the port closes once Prism has stopped.
+    for (let i = 0; i < 100 && (await listening(running.baseUrl)); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await listening(running.baseUrl)).toBe(false);
+  });
+
   it('SIGTERM to the script alone is forwarded to Prism, and the script exits with its status', async () => {
     running = await runMock('node');
     process.kill(running.child.pid!, 'SIGTERM');

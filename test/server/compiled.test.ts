@@ -18,7 +18,7 @@ let output = '';
 
 beforeAll(async () => {
   await buildServer(outDir);
-  child = spawn(process.execPath, [join(outDir, 'src', 'server', 'main.js'), '--port', '0', '--store', 'memory'], {
+  child = spawn(process.execPath, [join(outDir, 'src', 'server', 'main.js'), '--port', '0', '--store', 'memory', '--token-delay-ms', '5'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -66,9 +66,21 @@ describe('the compiled server (npm start)', () => {
     expect(await dashboard.text()).toContain('fetch(');
   });
 
-  it('stops cleanly on SIGTERM', async () => {
+  it('on SIGTERM, lets a running stream finish, then exits 0', async () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const res = await fetch(`${baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'x-api-key': 'sk-demo-starter', 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Tell me about lighthouses.' }], stream: true }),
+    });
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toContain('data: {');
     child.kill('SIGTERM');
+    let text = '';
+    for (let part = await reader.read(); !part.done; part = await reader.read()) text += new TextDecoder().decode(part.value);
+    expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
     expect(await exited).toBe(0);
+    expect(output).toContain('SIGTERM: finishing running requests');
   });
 });

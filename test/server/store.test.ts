@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -33,6 +33,19 @@ describe('the SQLite store', () => {
     const bytes = readdirSync(dir).map((f) => readFileSync(join(dir, f)).toString('latin1')).join('');
     expect(bytes).not.toContain(key);
     expect(bytes).not.toContain('sk-demo-starter');
+  });
+
+  it('creates its file, and the WAL files beside it, readable by its owner only', () => {
+    const file = join(dir, 'private', 'gateway.sqlite');
+    const store = createStore(file);
+    issueKey(store, 'Ops', 'pro');
+    try {
+      for (const name of readdirSync(join(dir, 'private'))) expect(statSync(join(dir, 'private', name)).mode & 0o777, name).toBe(0o600);
+      expect(readdirSync(join(dir, 'private'))).toContain('gateway.sqlite-wal');
+      expect(statSync(join(dir, 'private')).mode & 0o777).toBe(0o700);
+    } finally {
+      store.close();
+    }
   });
 
   it('counts exactly under a burst of reservations on one file from two connections', () => {

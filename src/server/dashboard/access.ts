@@ -11,6 +11,14 @@ import type { Credentials } from '../http/auth.ts';
 import { tokensMatch } from './admin-token.ts';
 import type { Sessions } from '../domain/sessions.ts';
 import { sessionIdFrom } from './session-cookie.ts';
+import type { SignInThrottle } from './sign-in-throttle.ts';
+
+/** What proves the admin: the token, the sessions it opened, and the throttle on wrong tokens. */
+export interface AdminAccess {
+  token: string;
+  sessions: Sessions;
+  throttle: SignInThrottle;
+}
 
 export const ADMIN_REQUIRED = 'The admin token is missing or wrong. Send it as x-admin-token, or sign in at /dashboard.';
 export const CROSS_ORIGIN = 'This change must come from the dashboard page itself (the request came from another origin).';
@@ -19,15 +27,20 @@ export const CROSS_ORIGIN = 'This change must come from the dashboard page itsel
  * The admin API's security schemes.
  *
  * @example
- * const credentials = { ...apiKeyCredentials(keys), ...adminCredentials('s3cret', sessions) };
+ * const credentials = { ...apiKeyCredentials(keys), ...adminCredentials(admin) };
  */
-export function adminCredentials(token: string, sessions: Sessions): Credentials {
+export function adminCredentials({ token, sessions, throttle }: AdminAccess): Credentials {
   return {
     AdminToken: {
       sent: (request) => request.headers['x-admin-token'] !== undefined,
       check(request) {
         const header = request.headers['x-admin-token'];
-        if (typeof header !== 'string' || !tokensMatch(header.trim(), token)) throw unauthenticated(ADMIN_REQUIRED);
+        throttle.check(request.ip);
+        if (typeof header !== 'string' || !tokensMatch(header.trim(), token)) {
+          throttle.failed(request.ip);
+          throw unauthenticated(ADMIN_REQUIRED);
+        }
+        throttle.succeeded(request.ip);
         return null;
       },
       missing: ADMIN_REQUIRED,

@@ -4,6 +4,25 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
+/** The shortest admin token an operator may configure (decision D26): guessable tokens are refused at start. */
+export const MIN_ADMIN_TOKEN_LENGTH = 16;
+
+/**
+ * The configured token, or an error saying why it cannot be used.
+ *
+ * @example
+ * checkAdminToken('hunter2'); // throws: … at least 16 characters …
+ */
+export function checkAdminToken(token: string): string {
+  if (token.length < MIN_ADMIN_TOKEN_LENGTH) {
+    throw new Error(
+      `The admin token is ${token.length} characters long; it must have at least ${MIN_ADMIN_TOKEN_LENGTH} (it guards every key). ` +
+        'Set a longer GATEWAY_ADMIN_TOKEN (or --admin-token), or none to have one generated at start.',
+    );
+  }
+  return token;
+}
+
 /**
  * A fresh admin token: 32 URL-safe characters (192 random bits).
  *

@@ -69,10 +69,15 @@ export function unauthenticated(message: string): GatewayError {
 
 /**
  * @example
- * throw unavailable('The server is busy making images; try again in 1 second.', 1);
+ * throw unavailable('The server is busy with other image requests; try again in 1 second.', 1);
  */
 export function unavailable(message: string, retryAfterSeconds: number): GatewayError {
   return new GatewayError('unavailable', message, retryAfterSeconds);
+}
+
+/** The server is closing: requests still arriving on open connections are sent elsewhere (decision D23). */
+export function shuttingDown(): GatewayError {
+  return unavailable('The server is shutting down; try again in 1 second.', 1);
 }
 
 /** A limit that passes, such as sign-in attempts per address. */

@@ -7,6 +7,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { GatewayError, QuotaExceeded, type ErrorKind } from '../domain/errors.ts';
+import { parseJsonBody } from './json-body.ts';
 import { quotaHeaders } from './responses.ts';
 
 const statusOf: Record<ErrorKind, number> = {
@@ -39,12 +40,10 @@ export function installErrorHandling(app: FastifyInstance): void {
   // branch of the error handler below and gets a 400 that names it.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = body as string;
-    if (text.trim() === '') return done(new GatewayError('invalid_request', 'Request body is empty; send a JSON object.'), undefined);
     try {
-      done(null, JSON.parse(text));
+      done(null, parseJsonBody(body as string));
     } catch (error) {
-      done(new GatewayError('invalid_request', `Request body is not valid JSON: ${(error as Error).message}.`), undefined);
+      done(error as GatewayError, undefined);
     }
   });
 

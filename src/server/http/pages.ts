@@ -9,6 +9,7 @@ import type { Contract } from '../../contract/index.ts';
 import { packageFile } from '../../package-root.ts';
 import { demoKeys } from '../domain/keys.ts';
 import { errorBody } from './errors.ts';
+import { pagePolicy } from './security-headers.ts';
 
 export interface DescribedApi {
   contract: Contract;
@@ -22,18 +23,24 @@ export interface DescribedApi {
 export function registerPages(app: FastifyInstance, apis: readonly DescribedApi[], options: { demoKeys: boolean }): void {
   for (const api of apis) {
     const specJson = readFileSync(api.contract.url, 'utf8');
-    let docs: string | undefined;
+    let docs: { html: string; policy: string } | undefined;
     app.get(api.specPath, async (_request, reply) => reply.type('application/json').send(specJson));
     app.get(api.docsPath, async (_request, reply) => {
       try {
-        docs ??= readFileSync(packageFile(api.docsFile), 'utf8');
+        if (!docs) {
+          const html = readFileSync(packageFile(api.docsFile), 'utf8');
+          // Redoc's page runs its own inline scripts, styles its components inline and searches in a blob: worker.
+          docs = { html, policy: pagePolicy(html, { inlineStyles: true, blobWorkers: true }) };
+        }
       } catch {
         return reply.code(503).send(errorBody('The docs page is not built yet: run `npm run docs`, then reload.'));
       }
-      return reply.type('text/html; charset=utf-8').send(docs);
+      return reply.type('text/html; charset=utf-8').header('content-security-policy', docs.policy).send(docs.html);
     });
   }
-  app.get('/', async (_request, reply) => reply.type('text/html; charset=utf-8').send(homePage(options.demoKeys)));
+  const home = homePage(options.demoKeys);
+  const homePolicy = pagePolicy(home, { inlineStyles: true });
+  app.get('/', async (_request, reply) => reply.type('text/html; charset=utf-8').header('content-security-policy', homePolicy).send(home));
 }
 
 function homePage(withDemoKeys: boolean): string {

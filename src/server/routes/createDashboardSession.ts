@@ -11,7 +11,12 @@ const WRONG_ADMIN_TOKEN = 'That is not the admin token.';
 
 export const createDashboardSession: Handler = async (request, reply, { admin }) => {
   const { token } = request.body as DashboardSignInRequest;
-  if (!tokensMatch(token.trim(), admin.token)) throw unauthenticated(WRONG_ADMIN_TOKEN);
+  admin.throttle.check(request.ip);
+  if (!tokensMatch(token.trim(), admin.token)) {
+    admin.throttle.failed(request.ip);
+    throw unauthenticated(WRONG_ADMIN_TOKEN);
+  }
+  admin.throttle.succeeded(request.ip);
   const cookie = sessionCookie(admin.sessions.open(), request.protocol === 'https');
   return reply.code(204).header('set-cookie', cookie).header('cache-control', 'no-store').send();
 };

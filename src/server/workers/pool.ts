@@ -8,7 +8,7 @@
  * that dies fails only its own task and is replaced.
  */
 import { Worker } from 'node:worker_threads';
-import { GatewayError, unavailable, type ErrorKind } from '../domain/errors.ts';
+import { GatewayError, shuttingDown, unavailable, type ErrorKind } from '../domain/errors.ts';
 
 /** The engines that run in workers: each worker loads one (see engine-worker.ts). */
 export type EngineName = 'text' | 'images';
@@ -68,7 +68,7 @@ export class WorkerPool {
   run<T>(name: string, args: unknown[]): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       if (this.closing) {
-        reject(unavailable('The server is shutting down; send the request again in a moment.', RETRY_AFTER_SECONDS));
+        reject(shuttingDown());
         return;
       }
       const task: Task = { id: this.nextId++, name, args, resolve: resolve as (value: unknown) => void, reject };
@@ -76,7 +76,7 @@ export class WorkerPool {
       if (worker) this.start(worker, task);
       else if (this.waiting.length < this.size.queue) this.waiting.push(task);
       else {
-        reject(unavailable(`The server is busy: ${this.size.workers + this.size.queue} ${this.engine === 'text' ? 'text' : 'image'} requests are already running or waiting; try again in ${RETRY_AFTER_SECONDS} second.`, RETRY_AFTER_SECONDS));
+        reject(unavailable(`The server is busy with other ${this.engine === 'text' ? 'text' : 'image'} requests; try again in ${RETRY_AFTER_SECONDS} second.`, RETRY_AFTER_SECONDS));
       }
     });
   }

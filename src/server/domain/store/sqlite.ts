@@ -3,7 +3,7 @@
  * the quota update is one conditional UPDATE inside an IMMEDIATE transaction, so it stays exact even when
  * several processes share the file.
  */
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { ApiKeyRecord, NewApiKey, Reservation, Store } from './types.ts';
@@ -53,7 +53,12 @@ function toRecord(row: KeyRow): ApiKeyRecord {
 }
 
 export function createSqliteStore(path: string): Store {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    // Created readable and writable by its owner only (it holds key hashes and usage); SQLite gives its -wal
+    // and -shm files the same permissions. An existing file keeps the permissions its operator chose.
+    closeSync(openSync(path, 'a', 0o600));
+  }
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma('busy_timeout = 5000');

@@ -1,0 +1,41 @@
+/**
+ * Graceful shutdown (decision D23). On close the server stops accepting connections; requests already
+ * running and event streams already open go on to their end; a request that still arrives on an open
+ * connection gets 503 with `Retry-After` (and `Connection: close`), for the load balancer to send elsewhere.
+ * After the grace period, connections still open are cut.
+ */
+import type { FastifyInstance } from 'fastify';
+import { shuttingDown } from '../domain/errors.ts';
+
+export function refuseWhileClosing(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    throw shuttingDown();
+  });
+}
+
+/**
+ * Closes the app, giving what is running up to `graceMs` to finish; resolves with whether everything ended
+ * on its own.
+ *
+ * @example
+ * process.once('SIGTERM', () => void closeGracefully(app, 10_000).then(() => process.exit(0)));
+ */
+export async function closeGracefully(app: FastifyInstance, graceMs: number): Promise<boolean> {
+  let cut = false;
+  const timer = setTimeout(() => {
+    cut = true;
+    app.server.closeAllConnections();
+  }, graceMs);
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(timer);
+  }
+  return !cut;
+}

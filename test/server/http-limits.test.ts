@@ -1,0 +1,139 @@
+/**
+ * What happens below the routes, tried over raw sockets as a careless or hostile client would: time limits
+ * on slow requests and idle connections (D25), the contract's `{error}` shape for what Node's parser and
+ * Fastify's router refuse, bodies that JSON.parse would misread (D24), and the security headers (D26).
+ */
+import { connect, type Socket } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { useServer } from '../helpers/server.ts';
+import { call, chatBody } from './http.ts';
+
+const server = useServer({ timeouts: { headersMs: 500, requestMs: 1_000, keepAliveMs: 300, idleMs: 2_000 } });
+const key = 'sk-demo-starter';
+
+/** Opens a raw connection to the server. */
+function open(): Promise<Socket> {
+  const { port } = new URL(server.baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port: Number(port) }, () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+/** Everything the server sends on the socket until it closes the connection. */
+function untilClosed(socket: Socket): Promise<string> {
+  let text = '';
+  socket.on('data', (chunk) => (text += chunk));
+  return new Promise((resolve) => socket.once('close', () => resolve(text)));
+}
+
+/** Status and parsed JSON body of a raw HTTP/1.1 answer. */
+function parse(raw: string): { status: number; headers: string; body: unknown } {
+  const [head = '', ...rest] = raw.split('\r\n\r\n');
+  return { status: Number(head.split(' ')[1]), headers: head.toLowerCase(), body: JSON.parse(rest.join('\r\n\r\n')) };
+}
+
+describe('time limits (decision D25)', () => {
+  it('answers 408 {error} and closes a connection whose body trickles in too slowly', async () => {
+    const socket = await open();
+    const closed = untilClosed(socket);
+    socket.write(`POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nx-api-key: ${key}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{`);
+    const trickle = setInterval(() => socket.writable && socket.write(' '), 100);
+    const answer = parse(await closed);
+    clearInterval(trickle);
+    expect(answer.status).toBe(408);
+    expect(answer.body).toEqual({ error: expect.stringMatching(/not received in time.*within 1 s/) });
+  });
+
+  it('answers 408 to headers that never end', async () => {
+    const socket = await open();
+    const closed = untilClosed(socket);
+    socket.write('GET /v1/models HTTP/1.1\r\nHost: x\r\n');
+    const answer = parse(await closed);
+    expect(answer.status).toBe(408);
+    expect(answer.body).toEqual({ error: expect.stringContaining('headers must arrive within 0.5 s') });
+  });
+
+  it('closes a kept-alive connection that sends no next request', async () => {
+    const socket = await open();
+    const closed = untilClosed(socket);
+    socket.write(`GET /v1/models HTTP/1.1\r\nHost: x\r\nx-api-key: ${key}\r\n\r\n`);
+    const text = await closed;
+    expect(text).toMatch(/^HTTP\/1\.1 200/);
+  });
+});
+
+describe('errors below the routes answer {error}', () => {
+  it('a malformed header → 400', async () => {
+    const socket = await open();
+    const closed = untilClosed(socket);
+    socket.write('GET /v1/models HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n');
+    const answer = parse(await closed);
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ error: expect.stringMatching(/^Malformed HTTP request/) });
+  });
+
+  it('headers over 16 KiB → 431', async () => {
+    const socket = await open();
+    const closed = untilClosed(socket);
+    socket.write(`GET /v1/models HTTP/1.1\r\nHost: x\r\nx-padding: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const answer = parse(await closed);
+    expect(answer.status).toBe(431);
+    expect(answer.body).toEqual({ error: 'The request line and headers are larger than 16384 bytes.' });
+  });
+
+  it('a path parameter over its length limit → 414, a path that does not decode → 400', async () => {
+    const long = await call(server.baseUrl, 'DELETE', `/dashboard/api/keys/${'k'.repeat(500)}`);
+    expect(long.status).toBe(414);
+    expect(long.body).toEqual({ error: expect.stringContaining('too long') });
+    const bad = await call(server.baseUrl, 'DELETE', '/dashboard/api/keys/%zz');
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ error: expect.stringContaining('not valid') });
+  });
+});
+
+describe('bodies JSON.parse would misread (decision D24)', () => {
+  it.each([
+    ['max_tokens', '{"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],"max_tokens":1e309}'],
+    ['seed', '{"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],"seed":-1E400}'],
+  ])('a number beyond a double (%s) → 400', async (field, raw) => {
+    const res = await call(server.baseUrl, 'POST', '/v1/chat/completions', { key, raw });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: `Request body has a number too large to represent at '${field}'; numbers must be finite.` });
+  });
+
+  it('a string that looks like a huge number is just a string', async () => {
+    const res = await call(server.baseUrl, 'POST', '/v1/chat/completions', { key, body: chatBody({ messages: [{ role: 'user', content: 'Is 1e309 finite?' }] }) });
+    expect(res.status).toBe(200);
+  });
+
+  it('the same key twice in one object → 400 naming it, at any depth', async () => {
+    const top = await call(server.baseUrl, 'POST', '/v1/chat/completions', { key, raw: '{"model":"gpt-4o-mini","model":"gpt-4o","messages":[]}' });
+    expect(top.status).toBe(400);
+    expect(top.body).toEqual({ error: "Request body has the key 'model' twice in one object; send each key once." });
+    const nested = await call(server.baseUrl, 'POST', '/v1/chat/completions', {
+      key,
+      raw: '{"model":"gpt-4o-mini","messages":[{"role":"user","content":"a","role":"system"}]}',
+    });
+    expect(nested.body).toEqual({ error: "Request body has the key 'role' twice in one object; send each key once." });
+  });
+});
+
+describe('security headers on every answer (decision D26)', () => {
+  it.each(['/v1/models', '/docs', '/dashboard', '/', '/nowhere', '/openapi.json'])('%s', async (path) => {
+    const res = await fetch(`${server.baseUrl}${path}`, { headers: { 'x-api-key': key } });
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    const policy = res.headers.get('content-security-policy') ?? '';
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+  });
+
+  it('serves a favicon', async () => {
+    const res = await fetch(`${server.baseUrl}/favicon.ico`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await res.arrayBuffer()).subarray(1, 4).toString()).toBe('PNG');
+  });
+});
