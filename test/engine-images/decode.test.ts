@@ -31,6 +31,15 @@ describe('decodeImageInput', () => {
     expect(bytesOf(image, 3).equals(source.data)).toBe(true);
   });
 
+  it('decodes straight to a requested size, and exactly when the picture already has it', async () => {
+    const base64 = (await encode(source)).toString('base64');
+    const scaled = await decodeImageInput(base64, 'image', { width: 20, height: 60 });
+    expect(scaled).toMatchObject({ width: 20, height: 60, hasAlpha: false });
+    expect(scaled.pixels.length).toBe(20 * 60);
+    const same = await decodeImageInput(base64, 'image', { width: 40, height: 30 });
+    expect(bytesOf(same, 3).equals(source.data)).toBe(true);
+  });
+
   it('keeps the alpha channel of an RGBA image', async () => {
     const rgba = texture(20, 10, 4);
     const image = await decodeImageInput((await encode(rgba)).toString('base64'), 'mask');

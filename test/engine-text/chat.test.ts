@@ -21,6 +21,13 @@ describe('text answers', () => {
     }
   });
 
+  it('stay short when the message is one enormous word (the word is counted, not echoed)', () => {
+    const answer = answerChat(chat([user('z'.repeat(400_000))]));
+    expect(answer.promptTokens).toBeGreaterThan(10_000);
+    expect(answer.completionTokens).toBeLessThan(200);
+    expect(answer.content).not.toMatch(/z{41}/);
+  });
+
   it('answer the last user message, not an earlier one', () => {
     const answer = answerChat(
       chat([system('You are helpful.'), user('What is the capital of France?'), { role: 'assistant', content: 'Paris.' }, user('Tell me about Norway')]),

@@ -24,6 +24,17 @@ describe('analyseSubject', () => {
     expect(analyseSubject(text)).toMatchObject({ intent, phrase });
   });
 
+  it('quotes a bounded part of the message: no over-long word, name, phrase or sentence', () => {
+    const word = 'q'.repeat(100_000);
+    const subject = analyseSubject(`Tell me about ${word} and ${'Big '.repeat(1000)}things. ${'very '.repeat(10_000)}long indeed`);
+    expect(subject.keywords).not.toContain(word);
+    expect(Math.max(...subject.keywords.map((k) => k.length))).toBeLessThanOrEqual(40);
+    expect(subject.properNouns[0]).toBe('Big Big Big Big');
+    expect(subject.phrase.length).toBeLessThanOrEqual(80);
+    expect(subject.sentence.length).toBeLessThanOrEqual(240);
+    expect(analyseSubject(`What is ${word}?`).phrase.length).toBeLessThanOrEqual(80);
+  });
+
   it('keeps names and places first among the keywords, and collects numbers', () => {
     const subject = analyseSubject('Book a table for 4 people in Paris near the Louvre at 19.30');
     expect(subject.properNouns).toEqual(['Paris', 'Louvre']);

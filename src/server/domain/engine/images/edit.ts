@@ -1,6 +1,6 @@
 import { rasterBytes } from './canvas.ts';
 import { decodeImageInput, type DecodedImage } from './decode.ts';
-import { encodePng } from './encode.ts';
+import { encodeEach } from './encode.ts';
 import { inpaint } from './inpaint.ts';
 import { checkRequest } from './limits.ts';
 import { maskAt } from './mask.ts';
@@ -38,14 +38,11 @@ export async function editImages(req: EditRequest): Promise<Buffer[]> {
   const theme = themeFor(req.prompt);
   // The pictures depend on the source's pixels and on the mask's, not on how they were encoded.
   const key = `${hashBytes(rasterBytes(source))}/${white === undefined ? 'variation' : hashBytes(white)}`;
-  const encodings: Promise<Buffer>[] = [];
-  for (let index = 0; index < n; index++) {
+  return encodeEach(n, (index) => {
     const rng = new Rng(hashParts('edit', req.prompt, width, height, index, key));
     const pattern = renderArtwork(width, height, theme, rng);
-    const result = white === undefined ? vary(source, pattern, rng.range(60, 300)) : inpaint(source, white, pattern);
-    encodings.push(encodePng(result));
-  }
-  return Promise.all(encodings);
+    return white === undefined ? vary(source, pattern, rng.range(60, 300)) : inpaint(source, white, pattern);
+  });
 }
 
 /** An edit as the request sent it: the source image and the optional mask still encoded (base64 or a `data:` URL). */
@@ -63,7 +60,9 @@ export interface EncodedEditRequest extends Omit<EditRequest, 'image' | 'mask'> 
  */
 export async function editImageInputs(req: EncodedEditRequest): Promise<Buffer[]> {
   checkRequest(req.width, req.height, req.n);
-  const image = await decodeImageInput(req.image, 'image');
+  // The source is only ever used at the output size, so it is decoded to it; the mask is scaled by
+  // `maskAt`'s own nearest-neighbour rule, which keeps its edges binary.
+  const image = await decodeImageInput(req.image, 'image', { width: req.width, height: req.height });
   const mask = req.mask === undefined ? undefined : await decodeImageInput(req.mask, 'mask');
   return editImages({ ...req, image, mask });
 }

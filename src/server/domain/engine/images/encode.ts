@@ -20,3 +20,22 @@ export function encodePng(image: Raster & { hasAlpha?: boolean }): Promise<Buffe
   const input = sharp(rasterBytes(image), { raw: { width, height, channels: 4 } });
   return (image.hasAlpha ? input : input.removeAlpha()).png(PNG_OPTIONS).toBuffer();
 }
+
+/**
+ * Paints and encodes `n` pictures in order, painting the next while the previous one is encoded (on
+ * libuv's pool), but never more than one ahead: a 10-image request holds two rasters at a time, not ten.
+ *
+ * @example
+ * const pngs = await encodeEach(req.n, (index) => renderArtwork(512, 512, theme, rngFor(index)));
+ */
+export async function encodeEach(n: number, paint: (index: number) => Raster & { hasAlpha?: boolean }): Promise<Buffer[]> {
+  const pngs: Buffer[] = [];
+  let encoding: Promise<Buffer> | undefined;
+  for (let index = 0; index < n; index++) {
+    const raster = paint(index);
+    if (encoding !== undefined) pngs.push(await encoding);
+    encoding = encodePng(raster);
+  }
+  if (encoding !== undefined) pngs.push(await encoding);
+  return pngs;
+}

@@ -1,4 +1,4 @@
-import { encodePng } from './encode.ts';
+import { encodeEach } from './encode.ts';
 import { checkRequest } from './limits.ts';
 import { hashParts, Rng } from '../../../../lib/random.ts';
 import { renderArtwork } from './render.ts';
@@ -22,11 +22,6 @@ export interface GenerationRequest {
 export async function generateImages(req: GenerationRequest): Promise<Buffer[]> {
   checkRequest(req.width, req.height, req.n);
   const theme = themeFor(req.prompt);
-  const encodings: Promise<Buffer>[] = [];
-  for (let index = 0; index < req.n; index++) {
-    const rng = new Rng(hashParts('generate', req.prompt, req.width, req.height, index));
-    // Painting runs on this thread; each encode runs on libuv's pool while the next image is painted.
-    encodings.push(encodePng(renderArtwork(req.width, req.height, theme, rng)));
-  }
-  return Promise.all(encodings);
+  return encodeEach(req.n, (index) =>
+    renderArtwork(req.width, req.height, theme, new Rng(hashParts('generate', req.prompt, req.width, req.height, index))));
 }

@@ -82,6 +82,26 @@ const THANKS = /^(?:thanks|thank you|thx|ty|cheers|much appreciated|great,? than
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'-]*/gu;
 const MAX_PHRASE_WORDS = 9;
 
+/*
+ * What an answer may quote of the message. Answers echo keywords, names, the subject phrase and the
+ * request's sentence, so each is bounded: a "word" of more than 40 characters (a hash, base64, a run of one
+ * letter) is no keyword, a name joins at most four capitalised words, and the phrase and the sentence are
+ * cut at a space within 80 and 240 characters. Without these, a 4 MB prompt of one word was answered with
+ * that word: two million tokens, and a few hundred megabytes to build them.
+ */
+const MAX_KEYWORD_CHARS = 40;
+const MAX_NAME_WORDS = 4;
+const MAX_PHRASE_CHARS = 80;
+const MAX_SENTENCE_CHARS = 240;
+
+/** The text cut to at most `max` characters, at its last space within them when there is one. */
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  const space = cut.lastIndexOf(' ');
+  return (space > 0 ? cut.slice(0, space) : cut).replace(/[\s,;:]+$/, '');
+}
+
 /** Where a subject phrase stops: what follows is about the answer's style, not its subject. */
 const PHRASE_END = /\s+(?:to me|for me|for us|like i(?:'m| am)|in simple terms|in (?:a|one) (?:few words|sentence|paragraph)|please|so (?:that|i)|because|thanks)\b.*$/i;
 
@@ -95,7 +115,7 @@ function trimPhrase(phrase: string): string {
     // A phrase cut short should not end on a word that needs a continuation ("the history of").
     while (words.length > 2 && STOPWORDS.has((words[words.length - 1] ?? '').toLowerCase())) words.pop();
   }
-  return toSecondPerson(words.join(' ').replace(/[,;:]$/, ''));
+  return clip(toSecondPerson(words.join(' ').replace(/[,;:]$/, '')), MAX_PHRASE_CHARS);
 }
 
 /**
@@ -188,15 +208,21 @@ export function analyseSubject(rawText: string): Subject {
   const seen = new Set<string>();
   let wordCount = 0;
   let properEnd = -1; // where the last proper noun ended, to join "Ada Lovelace" into one name
+  let nameWords = 0;
   for (const match of text.matchAll(WORD)) {
     const word = match[0];
     const start = match.index;
     wordCount++;
+    if (word.length > MAX_KEYWORD_CHARS) {
+      properEnd = -1;
+      continue;
+    }
     const lower = word.toLowerCase();
     // A capital after a sentence end is grammar, not a name.
     const capital = /^\p{Lu}/u.test(word) && !isSentenceStart(text, start) && lower !== 'i';
-    if (capital && properEnd === start - 1 && text.charCodeAt(start - 1) === 32) {
+    if (capital && properEnd === start - 1 && text.charCodeAt(start - 1) === 32 && nameWords < MAX_NAME_WORDS) {
       properNouns[properNouns.length - 1] += ` ${word}`;
+      nameWords++;
       properEnd = start + word.length;
       continue;
     }
@@ -205,12 +231,13 @@ export function analyseSubject(rawText: string): Subject {
     seen.add(lower);
     if (capital) {
       properNouns.push(word);
+      nameWords = 1;
       properEnd = start + word.length;
     } else keywords.push(word);
   }
   const numbers = numbersIn(text);
   const sentence = mainSentence(text).replace(FILLER, '');
-  const rest = { keywords: [...properNouns, ...keywords], properNouns, numbers, sentence: withoutFinalMarks(sentence), text };
+  const rest = { keywords: [...properNouns, ...keywords], properNouns, numbers, sentence: clip(withoutFinalMarks(sentence), MAX_SENTENCE_CHARS), text };
 
   if (text === '') return { intent: 'empty', phrase: '', ...rest };
   const smallTalk = wordCount <= 8 && SMALL_TALK.test(text);
