@@ -89,6 +89,53 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a message (Anthropic Messages)
+         * @description Answers a conversation in Anthropic's Messages protocol, so that Anthropic's clients and Claude Code work
+         *     by pointing their base URL at the gateway: `{base_url}` itself, **without** `/v1` (the clients add
+         *     `/v1/messages`). The key goes in `x-api-key` or `Authorization: Bearer`. With `stream: true` the answer
+         *     arrives as `text/event-stream` (see `AnthropicStreamEvent` for the grammar). With `tools`, the answer may
+         *     be `tool_use` blocks (`stop_reason: tool_use`); send each result back as a `tool_result` block in the next
+         *     `user` turn. Errors on this operation are in Anthropic's shape (decision D27). Same engine, tokenizer,
+         *     catalogue and tiers as chat completions.
+         */
+        post: operations["createMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/count_tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count the tokens of a message (Anthropic Messages)
+         * @description The `input_tokens` that the same request would be billed on `POST /v1/messages`, exactly, without
+         *     generating an answer. Same credentials, catalogue, tiers and error shape as `POST /v1/messages`.
+         */
+        post: operations["countMessageTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/models": {
         parameters: {
             query?: never;
@@ -328,6 +375,16 @@ export interface components {
         /** @description One message of the conversation. `role` is one of `system`, `user`, `assistant`, `tool`. */
         ChatMessage: components["schemas"]["SystemMessage"] | components["schemas"]["UserMessage"] | components["schemas"]["AssistantMessage"] | components["schemas"]["ToolMessage"];
         /**
+         * @description A tool's arguments as a JSON Schema object (2020-12, or draft-07): OpenAI's `parameters`, Anthropic's
+         *     `input_schema`. Limits (decision D22): at most 100,000 characters as JSON, 32 levels deep, 10,000 schemas
+         *     in all; `minItems` and `minProperties` up to 1,000, `minLength` up to 10,000; and a schema must admit a
+         *     value of at most 10,000 parts (not a property or an item that requires itself without end). A `pattern`
+         *     is matched in linear time (RE2 syntax): one that RE2 cannot read is not checked.
+         */
+        ToolParameters: {
+            [key: string]: unknown;
+        };
+        /**
          * @description A function the model may call. Only functions are supported.
          * @example {
          *       "type": "function",
@@ -356,16 +413,8 @@ export interface components {
                 name: string;
                 /** @description What the function does, for the model. */
                 description?: string;
-                /**
-                 * @description The function's arguments as a JSON Schema object (2020-12, or draft-07); omitted means no arguments.
-                 *     Limits (decision D22): at most 100,000 characters as JSON, 32 levels deep, 10,000 schemas in all;
-                 *     `minItems` and `minProperties` up to 1,000, `minLength` up to 10,000; and a schema must admit a
-                 *     value of at most 10,000 parts (not a property or an item that requires itself without end). A
-                 *     `pattern` is matched in linear time (RE2 syntax): one that RE2 cannot read is not checked.
-                 */
-                parameters?: {
-                    [key: string]: unknown;
-                };
+                /** @description The function's arguments as a JSON Schema object; omitted means no arguments. */
+                parameters?: components["schemas"]["ToolParameters"];
                 strict?: boolean | null;
             };
         };
@@ -573,6 +622,354 @@ export interface components {
             size?: "1024x1024" | "512x512";
             n?: components["schemas"]["ImageCount"];
         };
+        /** Text block */
+        AnthropicTextBlockParam: {
+            /** @constant */
+            type: "text";
+            text: string;
+            /** @description Accepted and ignored. */
+            cache_control?: Record<string, never> | null;
+        };
+        /**
+         * Image block
+         * @description An image, counted as input (85 tokens, as an image part on the chat endpoint); its pixels are not read.
+         */
+        AnthropicImageBlockParam: {
+            /** @constant */
+            type: "image";
+            source: {
+                /** @enum {string} */
+                type: "base64" | "url";
+                /** @enum {string} */
+                media_type?: "image/jpeg" | "image/png" | "image/gif" | "image/webp";
+                data?: string;
+                url?: string;
+            };
+            cache_control?: Record<string, never> | null;
+        };
+        /**
+         * Tool use block
+         * @description A tool call the assistant made earlier in the conversation.
+         */
+        AnthropicToolUseBlockParam: {
+            /** @constant */
+            type: "tool_use";
+            id: string;
+            name: string;
+            input: {
+                [key: string]: unknown;
+            };
+            cache_control?: Record<string, never> | null;
+        };
+        /**
+         * Tool result block
+         * @description What the client's tool returned for the call `tool_use_id`, in a `user` turn.
+         */
+        AnthropicToolResultBlockParam: {
+            /** @constant */
+            type: "tool_result";
+            tool_use_id: string;
+            /** @description The result, as text or as text and image blocks. */
+            content?: string | (components["schemas"]["AnthropicTextBlockParam"] | components["schemas"]["AnthropicImageBlockParam"])[];
+            is_error?: boolean;
+            cache_control?: Record<string, never> | null;
+        };
+        /**
+         * Document block
+         * @description A document; one with a text source (`source.type` `text`) is read as text, others are not read.
+         */
+        AnthropicDocumentBlockParam: {
+            /** @constant */
+            type: "document";
+            source: {
+                type: string;
+                media_type?: string;
+                data?: string;
+            };
+            cache_control?: Record<string, never> | null;
+        };
+        /**
+         * Thinking block
+         * @description Accepted and not read; the reference's models do not think aloud.
+         */
+        AnthropicThinkingBlockParam: {
+            /** @constant */
+            type: "thinking";
+        };
+        /**
+         * Redacted thinking block
+         * @description Accepted and not read.
+         */
+        AnthropicRedactedThinkingBlockParam: {
+            /** @constant */
+            type: "redacted_thinking";
+        };
+        /**
+         * @description One block of a turn: `text`; `image` (counted as input); `tool_use` (a call the assistant made);
+         *     `tool_result` (what the client's tool returned); `document` (its text read as text). `thinking` and
+         *     `redacted_thinking` blocks are accepted and not read (decision D27). Other types answer 400.
+         */
+        AnthropicContentBlockParam: components["schemas"]["AnthropicTextBlockParam"] | components["schemas"]["AnthropicImageBlockParam"] | components["schemas"]["AnthropicToolUseBlockParam"] | components["schemas"]["AnthropicToolResultBlockParam"] | components["schemas"]["AnthropicDocumentBlockParam"] | components["schemas"]["AnthropicThinkingBlockParam"] | components["schemas"]["AnthropicRedactedThinkingBlockParam"];
+        /**
+         * Input message
+         * @description One turn of the conversation: `user` or `assistant`. A `system` turn (text only) is accepted as well, as
+         *     Anthropic's newer API and Claude Code send it, and read as more of the system prompt.
+         */
+        AnthropicInputMessage: {
+            /** @enum {string} */
+            role: "user" | "assistant" | "system";
+            /** @description The turn's text, or its content blocks. */
+            content: string | components["schemas"]["AnthropicContentBlockParam"][];
+        };
+        /** @description The system prompt, as a string or as text blocks. */
+        AnthropicSystem: string | components["schemas"]["AnthropicTextBlockParam"][];
+        /**
+         * Tool
+         * @description A client tool. `type` may be omitted or `custom`; Anthropic's server tools (web search, code execution…)
+         *     are not offered by the gateway, and a tool of another `type` answers 400.
+         * @example {
+         *       "name": "get_weather",
+         *       "description": "Current weather in a city.",
+         *       "input_schema": {
+         *         "type": "object",
+         *         "properties": {
+         *           "city": {
+         *             "type": "string"
+         *           }
+         *         },
+         *         "required": [
+         *           "city"
+         *         ]
+         *       }
+         *     }
+         */
+        AnthropicTool: {
+            /** @enum {string|null} */
+            type?: "custom" | null;
+            /** @description Letters, digits, `_` and `-`, at most 128. */
+            name: string;
+            description?: string;
+            input_schema: components["schemas"]["ToolParameters"];
+            cache_control?: Record<string, never> | null;
+        };
+        /**
+         * Tool choice
+         * @description `auto` (the model decides; the default), `any` (call some tool), `tool` (call the tool `name`), `none`
+         *     (answer in text). `disable_parallel_tool_use: true` allows at most one call.
+         */
+        AnthropicToolChoice: {
+            /** @enum {string} */
+            type: "auto" | "any" | "tool" | "none";
+            /** @description With `type` `tool`, the tool to call. */
+            name?: string;
+            disable_parallel_tool_use?: boolean;
+        };
+        /**
+         * Messages request
+         * @description Anthropic's Messages request (decision D27). Fields not listed here (`thinking`, `context_management`,
+         *     `output_config`, `service_tier`, `container`, `mcp_servers`…) are accepted and ignored, as is
+         *     `cache_control` on blocks and tools, so that Anthropic clients and Claude Code send what they usually send.
+         *     The size limits of decision D22 apply as on chat completions: at most 4,096 messages, 128 tools and
+         *     4,194,304 characters of text in all.
+         */
+        AnthropicMessagesRequest: {
+            /**
+             * @description A model id from the listing that offers `/v1/messages`.
+             * @example claude-haiku-4-5
+             */
+            model: string;
+            /**
+             * @description The most tokens to generate; when reached, `stop_reason` is `max_tokens`. Required, as in Anthropic's
+             *     API. The reference's models have no output limit of their own: any value up to 1,048,576 is accepted
+             *     (decision D27), and short answers end before it.
+             * @example 1024
+             */
+            max_tokens: number & unknown;
+            /** @description The conversation, `user` and `assistant` turns; the last is usually `user`. */
+            messages: components["schemas"]["AnthropicInputMessage"][] & unknown;
+            system?: components["schemas"]["AnthropicSystem"];
+            /**
+             * @description Texts that end the answer: it stops just before the first one it would contain (`stop_reason`
+             *     `stop_sequence`, and `stop_sequence` names it).
+             */
+            stop_sequences?: string[];
+            /**
+             * @description When true, the answer arrives as server-sent events (see `AnthropicStreamEvent`).
+             * @default false
+             */
+            stream?: boolean;
+            /** @description Randomness between 0 and 1. At 0 the same request always gets the same answer. */
+            temperature?: number;
+            /** @description Accepted; the reference's answers do not depend on it. */
+            top_p?: number;
+            /** @description Accepted; the reference's answers do not depend on it. */
+            top_k?: number;
+            /** @description Accepted and ignored (`user_id`). */
+            metadata?: {
+                user_id?: string | null;
+            };
+            /** @description Client tools the model may call. */
+            tools?: components["schemas"]["AnthropicTool"][] & unknown;
+            tool_choice?: components["schemas"]["AnthropicToolChoice"];
+        };
+        /** @description A block of the answer. */
+        AnthropicContentBlock: {
+            /** @constant */
+            type: "text";
+            text: string;
+        } | {
+            /** @constant */
+            type: "tool_use";
+            /** @description `toolu_` and 24 hexadecimal digits in the reference; send it back as `tool_use_id`. */
+            id: string;
+            name: string;
+            /** @description The arguments; they validate against the tool's `input_schema`. */
+            input: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @description Why the answer ended: `end_turn` at a natural end, `max_tokens` when `max_tokens` was reached,
+         *     `stop_sequence` at one of `stop_sequences`, `tool_use` when the answer calls tools. `null` only in the
+         *     `message_start` event of a stream.
+         * @enum {string|null}
+         */
+        AnthropicStopReason: "end_turn" | "max_tokens" | "stop_sequence" | "tool_use" | "pause_turn" | "refusal" | null;
+        /**
+         * Usage
+         * @description Token counts. `input_tokens` is counted as `prompt_tokens` is on the chat endpoint for the same
+         *     conversation, and is exactly what `/v1/messages/count_tokens` answers. The gateway caches no prompt: the
+         *     cache counts are 0.
+         */
+        AnthropicUsage: {
+            input_tokens: number;
+            output_tokens: number;
+            cache_creation_input_tokens?: number | null;
+            cache_read_input_tokens?: number | null;
+        };
+        /**
+         * Message
+         * @description The answer. Its `content` is text, or `tool_use` blocks when the model calls tools.
+         */
+        AnthropicMessage: {
+            /**
+             * @description `msg_` and 24 hexadecimal digits in the reference.
+             * @example msg_4f3e2d1c0b9a8f7e6d5c4b3a
+             */
+            id: string;
+            /** @constant */
+            type: "message";
+            /** @constant */
+            role: "assistant";
+            model: string;
+            content: components["schemas"]["AnthropicContentBlock"][];
+            stop_reason: components["schemas"]["AnthropicStopReason"];
+            /** @description The stop sequence that ended the answer, when `stop_reason` is `stop_sequence`. */
+            stop_sequence: string | null;
+            usage: components["schemas"]["AnthropicUsage"];
+        };
+        /**
+         * Anthropic error
+         * @description The error body of the Anthropic-protocol operations (decision D27), the shape Anthropic's clients parse.
+         *     `error.message` is the gateway's own message, the same text as `{"error"}` on the other operations.
+         * @example {
+         *       "type": "error",
+         *       "error": {
+         *         "type": "authentication_error",
+         *         "message": "Invalid API Key."
+         *       }
+         *     }
+         */
+        AnthropicError: {
+            /** @constant */
+            type: "error";
+            error: {
+                /**
+                 * @description By status: 400 `invalid_request_error`, 401 `authentication_error`, 403 `permission_error`, 404
+                 *     `not_found_error`, 413 `request_too_large`, 429 `rate_limit_error`, 500 `api_error`, 503
+                 *     `overloaded_error`.
+                 * @enum {string}
+                 */
+                type: "invalid_request_error" | "authentication_error" | "permission_error" | "not_found_error" | "request_too_large" | "rate_limit_error" | "api_error" | "overloaded_error";
+                message: string;
+            };
+        };
+        /**
+         * @description One event of a streamed answer, sent as `event: <type>` and `data: <JSON>`. The grammar: `message_start`
+         *     (the message with empty `content`, `stop_reason` null and the input usage), `ping`, then for each block
+         *     `content_block_start`, `content_block_delta`… (`text_delta`, or `input_json_delta` whose `partial_json`
+         *     pieces concatenate to the block's `input` as JSON), `content_block_stop`; then `message_delta`
+         *     (`stop_reason`, `stop_sequence`, the output usage) and `message_stop`. A failure after the stream has begun
+         *     is an `error` event. The text deltas concatenate to exactly the non-streamed answer's text.
+         */
+        AnthropicStreamEvent: {
+            /** @constant */
+            type: "message_start";
+            message: components["schemas"]["AnthropicMessage"];
+        } | {
+            /** @constant */
+            type: "ping";
+        } | {
+            /** @constant */
+            type: "content_block_start";
+            index: number;
+            content_block: components["schemas"]["AnthropicContentBlock"];
+        } | {
+            /** @constant */
+            type: "content_block_delta";
+            index: number;
+            delta: {
+                /** @constant */
+                type: "text_delta";
+                text: string;
+            } | {
+                /** @constant */
+                type: "input_json_delta";
+                partial_json: string;
+            };
+        } | {
+            /** @constant */
+            type: "content_block_stop";
+            index: number;
+        } | {
+            /** @constant */
+            type: "message_delta";
+            delta: {
+                stop_reason: components["schemas"]["AnthropicStopReason"];
+                stop_sequence: string | null;
+            };
+            usage: {
+                output_tokens: number;
+            };
+        } | {
+            /** @constant */
+            type: "message_stop";
+        } | components["schemas"]["AnthropicError"];
+        /**
+         * Event stream
+         * @description `text/event-stream`: events of the form `event: <type>`, `data: <JSON>`, a blank line; each event's data
+         *     is described by `AnthropicStreamEvent`. The stream ends after `message_stop` (or an `error` event); there
+         *     is no `[DONE]`.
+         */
+        AnthropicEventStream: string;
+        /**
+         * Count tokens request
+         * @description The fields of a Messages request that make its input (others, such as `max_tokens` or `stream`, are
+         *     accepted and ignored). The answer is the `input_tokens` the same request is billed on `/v1/messages`.
+         */
+        AnthropicCountTokensRequest: {
+            /** @example claude-haiku-4-5 */
+            model: string;
+            messages: components["schemas"]["AnthropicInputMessage"][] & unknown;
+            system?: components["schemas"]["AnthropicSystem"];
+            tools?: components["schemas"]["AnthropicTool"][] & unknown;
+            tool_choice?: components["schemas"]["AnthropicToolChoice"];
+        };
+        /** Token count */
+        AnthropicTokenCount: {
+            /** @description The input tokens the same request is billed on `/v1/messages`. */
+            input_tokens: number;
+        };
         /**
          * @description Subscription tier, in increasing order: `free` < `starter` < `economy` < `pro` < `ultimate`.
          *     A key of tier T may use every model whose `tier` is T or lower. Keys are issued for `starter`,
@@ -600,6 +997,7 @@ export interface components {
          *       "description": "Fast, inexpensive model for everyday chat and text tasks.",
          *       "endpoints": [
          *         "/v1/chat/completions",
+         *         "/v1/messages",
          *         "/v1/generation/prompt"
          *       ],
          *       "tier": "starter",
@@ -648,6 +1046,7 @@ export interface components {
         /** @description The API key is missing or invalid. */
         Unauthorized: {
             headers: {
+                "x-should-retry": components["headers"]["x-should-retry-unauthorized"];
                 [name: string]: unknown;
             };
             content: {
@@ -733,6 +1132,80 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The body is not valid, or the model does not offer `/v1/messages` (the image model). */
+        AnthropicBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AnthropicError"];
+            };
+        };
+        /** @description The API key is missing or invalid (`x-api-key` or `Authorization: Bearer`). */
+        AnthropicUnauthorized: {
+            headers: {
+                "x-should-retry": components["headers"]["x-should-retry-unauthorized"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AnthropicError"];
+            };
+        };
+        /** @description The key's tier is below the model's `tier` (decision D3). */
+        AnthropicForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AnthropicError"];
+            };
+        };
+        /** @description The model named is not in the catalogue (Claude Code then asks for another `--model`). */
+        AnthropicNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AnthropicError"];
+            };
+        };
+        /** @description The request body is larger than the limit (20 MiB in the reference). */
+        AnthropicPayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AnthropicError"];
+            };
+        };
+        /** @description A limit of the gateway's is used up. The reference has no limit on text (decision D11) and never sends it here; other implementations may. */
+        AnthropicTooManyRequests: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AnthropicError"];
+            };
+        };
+        /** @description An unexpected fault (decision D4). */
+        AnthropicInternalServerError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AnthropicError"];
+            };
+        };
+        /** @description The server is busy or shutting down (decision D23); try again after `Retry-After` seconds. */
+        AnthropicServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After-unavailable"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AnthropicError"];
+            };
+        };
     };
     parameters: {
         /**
@@ -745,6 +1218,15 @@ export interface components {
          * @example image-gen
          */
         ImageModelQuery: string;
+        /**
+         * @description The Anthropic API version the client speaks. Optional, and accepted with any value (the SDKs send
+         *     `2023-06-01` or `2026-10-21`): the gateway answers the same either way (decision D27).
+         */
+        AnthropicVersion: string;
+        /** @description Anthropic beta features the client asks for, comma-separated. Accepted and ignored (decision D27). */
+        AnthropicBeta: string;
+        /** @description Sent by Anthropic's beta clients and Claude Code (`?beta=true`). Accepted and ignored (decision D27). */
+        AnthropicBetaQuery: string;
     };
     requestBodies: never;
     headers: {
@@ -758,6 +1240,12 @@ export interface components {
          * @example 16
          */
         "x-gateway-billed-tokens": number;
+        /**
+         * @description `false` on every 401 (decision D28): a key that is wrong now is wrong on the next try, and clients that
+         *     retry on their own (Claude Code retries a 401 for minutes) should stop at once and say so.
+         * @example false
+         */
+        "x-should-retry-unauthorized": "false";
         /**
          * @description Seconds after which to try again (the server is busy, or shutting down).
          * @example 1
@@ -952,6 +1440,98 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createMessage: {
+        parameters: {
+            query?: {
+                /** @description Sent by Anthropic's beta clients and Claude Code (`?beta=true`). Accepted and ignored (decision D27). */
+                beta?: components["parameters"]["AnthropicBetaQuery"];
+            };
+            header?: {
+                /**
+                 * @description The Anthropic API version the client speaks. Optional, and accepted with any value (the SDKs send
+                 *     `2023-06-01` or `2026-10-21`): the gateway answers the same either way (decision D27).
+                 */
+                "anthropic-version"?: components["parameters"]["AnthropicVersion"];
+                /** @description Anthropic beta features the client asks for, comma-separated. Accepted and ignored (decision D27). */
+                "anthropic-beta"?: components["parameters"]["AnthropicBeta"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnthropicMessagesRequest"];
+            };
+        };
+        responses: {
+            /**
+             * @description The message: `application/json` when `stream` is false or absent, `text/event-stream` when `stream`
+             *     is true.
+             */
+            200: {
+                headers: {
+                    "x-gateway-multiplier": components["headers"]["x-gateway-multiplier"];
+                    "x-gateway-billed-tokens": components["headers"]["x-gateway-billed-tokens"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicMessage"];
+                    "text/event-stream": components["schemas"]["AnthropicEventStream"];
+                };
+            };
+            400: components["responses"]["AnthropicBadRequest"];
+            401: components["responses"]["AnthropicUnauthorized"];
+            403: components["responses"]["AnthropicForbidden"];
+            404: components["responses"]["AnthropicNotFound"];
+            413: components["responses"]["AnthropicPayloadTooLarge"];
+            429: components["responses"]["AnthropicTooManyRequests"];
+            500: components["responses"]["AnthropicInternalServerError"];
+            503: components["responses"]["AnthropicServiceUnavailable"];
+        };
+    };
+    countMessageTokens: {
+        parameters: {
+            query?: {
+                /** @description Sent by Anthropic's beta clients and Claude Code (`?beta=true`). Accepted and ignored (decision D27). */
+                beta?: components["parameters"]["AnthropicBetaQuery"];
+            };
+            header?: {
+                /**
+                 * @description The Anthropic API version the client speaks. Optional, and accepted with any value (the SDKs send
+                 *     `2023-06-01` or `2026-10-21`): the gateway answers the same either way (decision D27).
+                 */
+                "anthropic-version"?: components["parameters"]["AnthropicVersion"];
+                /** @description Anthropic beta features the client asks for, comma-separated. Accepted and ignored (decision D27). */
+                "anthropic-beta"?: components["parameters"]["AnthropicBeta"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnthropicCountTokensRequest"];
+            };
+        };
+        responses: {
+            /** @description The count. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicTokenCount"];
+                };
+            };
+            400: components["responses"]["AnthropicBadRequest"];
+            401: components["responses"]["AnthropicUnauthorized"];
+            403: components["responses"]["AnthropicForbidden"];
+            404: components["responses"]["AnthropicNotFound"];
+            413: components["responses"]["AnthropicPayloadTooLarge"];
+            429: components["responses"]["AnthropicTooManyRequests"];
+            500: components["responses"]["AnthropicInternalServerError"];
+            503: components["responses"]["AnthropicServiceUnavailable"];
         };
     };
     listModels: {

@@ -43,19 +43,18 @@ export interface ParsedStream {
   problems: string[];
 }
 
-/**
- * A whole event stream's text, read as an OpenAI client reads it, plus what a lenient parser would let
- * through: lines that are neither `data:` nor a comment (the specification calls the stream "data-only"),
- * and a last event without its blank line.
- *
- * @example
- * parseEventStream('data: {"a":1}\n\ndata: [DONE]\n\n'); // { events: ['{"a":1}', '[DONE]'], problems: [] }
- */
-export function parseEventStream(text: string): ParsedStream {
-  const events: string[] = [];
+/** One event with its name (`event:` line), as Anthropic's streams send them. */
+export interface NamedEvent {
+  event: string | undefined;
+  data: string;
+}
+
+/** The events of a stream and its framing problems; `event:` lines are a problem unless `named`. */
+function parse(text: string, named: boolean): { events: NamedEvent[]; problems: string[] } {
+  const events: NamedEvent[] = [];
   const problems: string[] = [];
   const parser = createParser({
-    onEvent: (e) => events.push(e.data),
+    onEvent: (e) => events.push({ event: e.event, data: e.data }),
     // Unknown fields are reported below, line by line.
     onError: (e) => e.type !== 'unknown-field' && problems.push(`unparseable event stream: ${e.message}`),
   });
@@ -65,8 +64,32 @@ export function parseEventStream(text: string): ParsedStream {
   parser.feed('\n\n');
   if (events.length > before) problems.push('the last event is not followed by a blank line');
   text.split(/\r\n|\r|\n/).forEach((line, i) => {
-    if (line === '' || line.startsWith(':') || line.startsWith('data:')) return;
-    problems.push(`line ${i + 1} is not a data line: ${JSON.stringify(line.slice(0, 80))}`);
+    if (line === '' || line.startsWith(':') || line.startsWith('data:') || (named && line.startsWith('event:'))) return;
+    problems.push(`line ${i + 1} is not a ${named ? 'data or event' : 'data'} line: ${JSON.stringify(line.slice(0, 80))}`);
   });
   return { events, problems: [...new Set(problems)].slice(0, 5) };
+}
+
+/**
+ * A whole event stream's text, read as an OpenAI client reads it, plus what a lenient parser would let
+ * through: lines that are neither `data:` nor a comment (the specification calls the stream "data-only"),
+ * and a last event without its blank line.
+ *
+ * @example
+ * parseEventStream('data: {"a":1}\n\ndata: [DONE]\n\n'); // { events: ['{"a":1}', '[DONE]'], problems: [] }
+ */
+export function parseEventStream(text: string): ParsedStream {
+  const { events, problems } = parse(text, false);
+  return { events: events.map((e) => e.data), problems };
+}
+
+/**
+ * A whole event stream of named events (`event:` and `data:` lines, Anthropic's framing), with the same
+ * framing checks.
+ *
+ * @example
+ * parseNamedEventStream('event: ping\ndata: {"type":"ping"}\n\n'); // { events: [{ event: 'ping', data: '{"type":"ping"}' }], problems: [] }
+ */
+export function parseNamedEventStream(text: string): { events: NamedEvent[]; problems: string[] } {
+  return parse(text, true);
 }

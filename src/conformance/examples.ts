@@ -3,7 +3,7 @@
  * reference catalogue's models; a model the implementation does not have (or the key may not use) is
  * swapped for one from its own listing that offers the endpoint.
  */
-import { contract, type Operation, type Tier } from '../contract/index.ts';
+import { contract, modelEndpoint, type Operation, type Tier } from '../contract/index.ts';
 import type { Catalogue } from './catalogue.ts';
 import type { OutgoingRequest } from './http.ts';
 import { keyHeaders } from './keys.ts';
@@ -77,7 +77,7 @@ export function buildRequest(op: Operation, example: RequestExample, options: Bu
   const query = { ...example.query };
   const body = example.body === undefined ? undefined : structuredClone(example.body);
   if (options.catalogue && options.tier) {
-    const fit = (id: unknown) => options.catalogue!.pick(op.path, options.tier!, typeof id === 'string' ? id : undefined)?.id ?? id;
+    const fit = (id: unknown) => options.catalogue!.pick(modelEndpoint(op), options.tier!, typeof id === 'string' ? id : undefined)?.id ?? id;
     if (typeof query[MODEL_FIELD] === 'string') query[MODEL_FIELD] = String(fit(query[MODEL_FIELD]));
     if (body && typeof body[MODEL_FIELD] === 'string') body[MODEL_FIELD] = fit(body[MODEL_FIELD]);
   }

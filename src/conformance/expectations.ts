@@ -37,9 +37,20 @@ export function expectClientError(t: Tester, op: Operation, ex: Exchange, status
   return t.shape(op, ex, { anyClientError: true });
 }
 
-/** The `error` message of an answer equals the fixed text. */
+/**
+ * The message of an error answer: `error` in the gateway's shape, `error.message` in Anthropic's (the
+ * Anthropic Messages operations, decision D27); undefined when the body has neither.
+ */
+export function errorMessage(ex: Exchange): string | undefined {
+  const error = (ex.response?.json as { error?: unknown } | undefined)?.error;
+  if (typeof error === 'string') return error;
+  const nested = (error as { message?: unknown } | undefined)?.message;
+  return typeof nested === 'string' ? nested : undefined;
+}
+
+/** The error message of an answer equals the fixed text. */
 export function expectMessage(t: Tester, ex: Exchange, message: string, rule: string): boolean {
-  const got = (ex.response?.json as { error?: unknown } | undefined)?.error;
+  const got = errorMessage(ex);
   return t.expect(got === message, `expected the message ${JSON.stringify(message)}, got ${JSON.stringify(got)}`, rule, ex);
 }
 
@@ -71,12 +82,14 @@ export function aKey(tier: string): string {
 }
 
 function errorOf(ex: Exchange): string {
-  const error = (ex.response?.json as { error?: unknown } | undefined)?.error;
-  return typeof error === 'string' ? ` (${error})` : '';
+  const error = errorMessage(ex);
+  return error === undefined ? '' : ` (${error})`;
 }
 
+/** The tokens generated: `usage.completion_tokens`, or Anthropic's `usage.output_tokens`. */
 export function completionTokens(ex: Exchange): number | undefined {
-  const n = (ex.response?.json as { usage?: { completion_tokens?: unknown } })?.usage?.completion_tokens;
+  const usage = (ex.response?.json as { usage?: { completion_tokens?: unknown; output_tokens?: unknown } })?.usage;
+  const n = usage?.completion_tokens ?? usage?.output_tokens;
   return typeof n === 'number' ? n : undefined;
 }
 
@@ -84,12 +97,27 @@ function firstChoice(ex: Exchange): Record<string, unknown> | undefined {
   return (ex.response?.json as { choices?: Array<Record<string, unknown>> })?.choices?.[0];
 }
 
-/** The generated text: a chat message's content or a text completion's text. */
+/** Anthropic's answer: a `message` whose content is blocks. */
+function messageBlocks(ex: Exchange): Array<{ type?: unknown; text?: unknown }> | undefined {
+  const json = ex.response?.json as { type?: unknown; content?: unknown } | undefined;
+  return json?.type === 'message' && Array.isArray(json.content) ? json.content : undefined;
+}
+
+/** The generated text: a chat message's content, a text completion's text, or a message's text blocks. */
 export function textOf(ex: Exchange): unknown {
+  const blocks = messageBlocks(ex);
+  if (blocks) return blocks.flatMap((b) => (b.type === 'text' && typeof b.text === 'string' ? [b.text] : [])).join('');
   const choice = firstChoice(ex);
   return (choice?.message as { content?: unknown } | undefined)?.content ?? choice?.text;
 }
 
+/** Why the answer ended: `finish_reason`, or Anthropic's `stop_reason`. */
 export function finishReason(ex: Exchange): unknown {
+  if (messageBlocks(ex)) return (ex.response?.json as { stop_reason?: unknown }).stop_reason;
   return firstChoice(ex)?.finish_reason;
+}
+
+/** Whether a finish reason says `max_tokens` cut the answer (`length`; Anthropic's `max_tokens`). */
+export function isCutShort(reason: unknown): boolean {
+  return reason === 'length' || reason === 'max_tokens';
 }

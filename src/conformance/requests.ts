@@ -2,7 +2,7 @@
  * The requests the checks send: a valid one to start from (the operation's first example, with the key
  * that fits), then changed in one place so that only that place can be wrong.
  */
-import { dailyImageQuota, isPublic, tiers, type Operation } from '../contract/index.ts';
+import { contract, dailyImageQuota, isPublic, tiers, type Operation } from '../contract/index.ts';
 import type { Tester } from './check.ts';
 import { buildRequest, firstExample, type BuildOptions, type RequestExample } from './examples.ts';
 import type { OutgoingRequest } from './http.ts';
@@ -10,6 +10,9 @@ import type { TierKey } from './keys.ts';
 
 /** A request long enough that a small `max_tokens` has to cut its answer. */
 const LONG_PROMPT = 'Tell me a long story about a lighthouse keeper and the sea, in at least three paragraphs.';
+
+/** The `max_tokens` of a long request where the field is required (Anthropic's): far above any answer. */
+const ROOMY_MAX_TOKENS = 4096;
 
 /**
  * A valid request for the operation, from its first example, sent with the highest-tier key (or no key
@@ -59,9 +62,16 @@ export function longRequest(t: Tester, op: Operation): OutgoingRequest {
   const base = validRequest(t, op);
   const body: Record<string, unknown> = { ...(base.json as Record<string, unknown>), temperature: 0 };
   for (const field of ['max_tokens', 'max_completion_tokens', 'stream', 'stream_options']) delete body[field];
+  if (requiredFields(op).includes('max_tokens')) body.max_tokens = ROOMY_MAX_TOKENS;
   if (Array.isArray(body.messages)) body.messages = [{ role: 'user', content: LONG_PROMPT }];
   else if (typeof body.prompt === 'string') body.prompt = LONG_PROMPT;
   return { ...base, json: body };
+}
+
+/** The fields the operation's JSON request body requires. */
+function requiredFields(op: Operation): string[] {
+  const { pointer } = contract.requestBodyValidator(op.operationId);
+  return contract.deref<{ required?: string[] }>({ $ref: `#${pointer}` }).required ?? [];
 }
 
 export function withBody(req: OutgoingRequest, patch: Record<string, unknown>): OutgoingRequest {

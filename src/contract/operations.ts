@@ -59,6 +59,16 @@ export function acceptsScheme(op: Operation, scheme: string): boolean {
   return op.security.some((alternative) => alternative.includes(scheme));
 }
 
+/**
+ * The endpoint a model must list in its `endpoints` to be used by this operation: the operation's own path,
+ * unless its description names another with `x-model-endpoint` (counting a message's tokens takes the models
+ * of `/v1/messages`).
+ */
+export function modelEndpoint(op: Operation): string {
+  const named = (op.raw as { 'x-model-endpoint'?: unknown })['x-model-endpoint'];
+  return typeof named === 'string' ? named : op.path;
+}
+
 /** Whether an operation can be called with no credentials at all. */
 export function isPublic(op: Operation): boolean {
   return op.security.length === 0 || op.security.some((alternative) => alternative.length === 0);

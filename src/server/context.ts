@@ -14,6 +14,8 @@ import type { ChatAnswer, ChatRequest, PromptAnswer, PromptRequest } from './dom
  */
 export interface TextService {
   answerChat(request: ChatRequest): Promise<ChatAnswer>;
+  /** The prompt tokens `answerChat` would bill for the same request. */
+  countChatTokens(request: ChatRequest): Promise<number>;
   completePrompt(request: PromptRequest): Promise<PromptAnswer>;
 }
 

@@ -49,6 +49,19 @@ describe('tagged unions for ajv', () => {
     expect(withDiscriminators(contract.spec).unions).toEqual([
       { pointer: '/components/schemas/UserContent/oneOf/1/items', tag: 'type', values: ['text', 'image_url'] },
       { pointer: '/components/schemas/ChatMessage', tag: 'role', values: ['system', 'user', 'assistant', 'tool'] },
+      { pointer: '/components/schemas/AnthropicToolResultBlockParam/properties/content/oneOf/1/items', tag: 'type', values: ['text', 'image'] },
+      {
+        pointer: '/components/schemas/AnthropicContentBlockParam',
+        tag: 'type',
+        values: ['text', 'image', 'tool_use', 'tool_result', 'document', 'thinking', 'redacted_thinking'],
+      },
+      { pointer: '/components/schemas/AnthropicContentBlock', tag: 'type', values: ['text', 'tool_use'] },
+      { pointer: '/components/schemas/AnthropicStreamEvent/oneOf/3/properties/delta', tag: 'type', values: ['text_delta', 'input_json_delta'] },
+      {
+        pointer: '/components/schemas/AnthropicStreamEvent',
+        tag: 'type',
+        values: ['message_start', 'ping', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop', 'error'],
+      },
     ]);
   });
 

@@ -24,13 +24,20 @@ describe('the five operations of the specification', () => {
       createImage: ['200', '400', '401', '403', '404', '413', '429', '500', '503'],
       editImage: ['200', '400', '401', '403', '413', '429', '500', '503'],
       listModels: ['200', '401', '429', '500', '503'],
+      // Rule 6 of Authentication: Anthropic's protocol, with its own error shape (decision D27).
+      createMessage: ['200', '400', '401', '403', '404', '413', '429', '500', '503'],
+      countMessageTokens: ['200', '400', '401', '403', '404', '413', '429', '500', '503'],
     };
-    for (const op of contract.operations.filter((o) => o.path.startsWith('/v1/'))) {
+    const anthropic = new Set(['createMessage', 'countMessageTokens']);
+    const ops = contract.operations.filter((o) => o.path.startsWith('/v1/'));
+    expect(ops.map((o) => o.operationId).sort()).toEqual(Object.keys(expected).sort());
+    for (const op of ops) {
       expect(Object.keys(op.responses).sort(), op.operationId).toEqual(expected[op.operationId]!.sort());
+      const errorSchema = anthropic.has(op.operationId) ? 'AnthropicError' : 'Error';
       for (const [status, response] of Object.entries(op.responses)) {
         if (status.startsWith('2')) continue;
         expect(Object.keys(response.content ?? {}), `${op.operationId} ${status}`).toEqual(['application/json']);
-        expect(response.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/Error' });
+        expect(response.content!['application/json']!.schema).toEqual({ $ref: `#/components/schemas/${errorSchema}` });
       }
     }
   });
@@ -68,10 +75,11 @@ describe('messages quoted by the specification', () => {
 });
 
 describe('security as the specification says', () => {
-  it('accepts x-api-key everywhere and Bearer on chat completions only', () => {
+  it('accepts x-api-key everywhere, and Bearer on chat completions and the Anthropic operations only', () => {
+    const bearer = ['createChatCompletion', 'createMessage', 'countMessageTokens'];
     for (const op of contract.operations.filter((o) => o.path.startsWith('/v1/'))) {
       expect(acceptsScheme(op, 'ApiKeyHeader'), op.operationId).toBe(true);
-      expect(acceptsScheme(op, 'BearerAuth'), op.operationId).toBe(op.operationId === 'createChatCompletion');
+      expect(acceptsScheme(op, 'BearerAuth'), op.operationId).toBe(bearer.includes(op.operationId));
     }
     expect(contract.spec.components.securitySchemes.ApiKeyHeader).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-api-key' });
     expect(contract.spec.components.securitySchemes.BearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });

@@ -26,6 +26,8 @@ export const VALID_KEY = 'sk-demo-ultimate';
 export const KNOWN_KEYS = ['sk-demo-starter', 'sk-demo-economy', 'sk-demo-pro', 'sk-demo-ultimate'];
 
 const CHAT = '/v1/chat/completions';
+const MESSAGES = '/v1/messages';
+const COUNT_TOKENS = '/v1/messages/count_tokens';
 
 function pathOf(request: ProxiedRequest): string {
   return request.url.split('?')[0]!;
@@ -90,6 +92,16 @@ function chunkOf(event: StreamEvent): { choices?: Array<{ delta?: Record<string,
   }
 }
 
+/** An event of Anthropic's stream, parsed (its `data`), or undefined. */
+function messageEventOf(event: StreamEvent): { type?: unknown; delta?: { type?: unknown } } | undefined {
+  if (event.data === undefined) return undefined;
+  try {
+    return JSON.parse(event.data);
+  } catch {
+    return undefined;
+  }
+}
+
 function isContentDelta(event: StreamEvent): boolean {
   return typeof chunkOf(event)?.choices?.[0]?.delta?.content === 'string';
 }
@@ -109,6 +121,46 @@ function models(exchange: Exchange): Promise<Array<{ id: string; endpoints: stri
 }
 
 export const faults: Record<string, FaultDefinition> = {
+  'messages-error-shape': {
+    breaks: "Anthropic's error shape on the Messages operations (D27)",
+    proxy: {
+      response: (response, { request }) =>
+        pathOf(request).startsWith(MESSAGES) && response.status >= 400 &&
+        editAnswer(response, (body) => ({ error: (body.error as { message?: unknown } | undefined)?.message ?? body.error })),
+    },
+  },
+  'messages-stream-no-stop': {
+    breaks: 'a Messages stream ends with message_stop (D27)',
+    proxy: { stream: eachEvent((event) => (messageEventOf(event)?.type === 'message_stop' ? [] : [event.frame])) },
+  },
+  'messages-partial-json-cut': {
+    breaks: 'the input_json_delta pieces add up to the tool input (D27)',
+    proxy: {
+      // Every other piece of a tool's input is dropped: the pieces no longer add up to the input.
+      stream: () => {
+        let pieces = 0;
+        return { event: (event) => (messageEventOf(event)?.delta?.type === 'input_json_delta' && pieces++ % 2 === 1 ? [] : [event.frame]) };
+      },
+    },
+  },
+  'count-tokens-off-by-one': {
+    breaks: 'count_tokens answers the input_tokens billed (D27)',
+    proxy: {
+      response: (response, { request }) =>
+        pathOf(request) === COUNT_TOKENS && response.status === 200 &&
+        editAnswer(response, (body) => void (body.input_tokens = Number(body.input_tokens) + 1)),
+    },
+  },
+  'anthropic-version-required': {
+    breaks: 'a request without anthropic-version is accepted (D27)',
+    proxy: {
+      request: ({ request }) => {
+        if (pathOf(request).startsWith(MESSAGES) && request.headers['anthropic-version'] === undefined) {
+          return json(400, { type: 'error', error: { type: 'invalid_request_error', message: 'anthropic-version: header is required' } });
+        }
+      },
+    },
+  },
   'success-status-201': {
     breaks: 'the documented success status',
     proxy: { response: onStatus(200, (response) => void (response.status = 201)) },

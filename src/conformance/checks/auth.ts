@@ -1,7 +1,8 @@
 /**
  * Authentication on every operation, from its `security`: no key, an unknown key, a malformed header,
- * Bearer where the contract allows it (works) and where it does not (401, D14). Each request is otherwise
- * the operation's valid example, so the key is the only thing that can be wrong.
+ * Bearer where the contract allows it (works) and where it does not (401, D14); where the operation takes
+ * Anthropic's `anthropic-version` header, every version the SDKs send, and none (D27). Each request is
+ * otherwise the operation's valid example, so the key is the only thing that can be wrong.
  */
 import { acceptsScheme, isPublic, type Operation } from '../../contract/index.ts';
 import { checkedOperations } from '../scope.ts';
@@ -14,7 +15,26 @@ import { validRequest } from '../requests.ts';
 export const UNKNOWN_KEY = 'sk-conformance-unknown-key-0000';
 
 export function authChecks(): Check[] {
-  return checkedOperations.flatMap((op) => (isPublic(op) ? publicChecks(op) : protectedChecks(op)));
+  return checkedOperations.flatMap((op) => [
+    ...(isPublic(op) ? publicChecks(op) : protectedChecks(op)),
+    ...(op.parameters.some((p) => p.in === 'header' && p.name === 'anthropic-version') ? [anthropicVersions(op)] : []),
+  ]);
+}
+
+/** The versions Anthropic's SDKs send: 0.x and Claude Code, then 1.x. */
+const ANTHROPIC_VERSIONS = ['2023-06-01', '2026-10-21'];
+
+function anthropicVersions(op: Operation): Check {
+  return check(op, 'anthropic-version', `anthropic-version ${ANTHROPIC_VERSIONS.join(' or ')}, or none → a success`, {}, async (t) => {
+    const base = validRequest(t, op);
+    for (const version of [...ANTHROPIC_VERSIONS, undefined]) {
+      const headers = { ...base.headers };
+      delete headers['anthropic-version'];
+      if (version !== undefined) headers['anthropic-version'] = version;
+      const what = version === undefined ? 'without anthropic-version' : `anthropic-version ${version}`;
+      expectSuccess(t, op, await t.send({ ...base, headers }), 'D27: anthropic-version', what);
+    }
+  });
 }
 
 function check(op: Operation, slug: string, title: string, extra: Partial<Check>, run: (t: Tester) => Promise<void>): Check {

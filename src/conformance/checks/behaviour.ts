@@ -2,14 +2,16 @@
  * Text generation behaviour the specification states: `temperature` lies between 0 and 2 (both bounds
  * accepted, anything beyond refused) and `max_tokens` is honoured (no more completion tokens than asked,
  * `finish_reason: length` when the answer was cut). The chat endpoint is the one the specification
- * describes; the same rules on the prompt endpoint are reference decisions (D1).
+ * describes; the same rules on the prompt endpoint are reference decisions (D1). An operation that counts
+ * tokens for another (`x-model-endpoint`, Anthropic's `count_tokens`) answers exactly the `input_tokens` the
+ * same request is billed there (D27).
  */
-import { type Operation } from '../../contract/index.ts';
+import { modelEndpoint, type Operation } from '../../contract/index.ts';
 import { checkedOperations } from '../scope.ts';
 import type { Check, Tester } from '../check.ts';
 import type { Exchange, OutgoingRequest } from '../http.ts';
 import { propertySchema } from '../schema.ts';
-import { completionTokens, expectClientError, expectSuccess, finishReason, SPEC, textOf } from '../expectations.ts';
+import { completionTokens, expectClientError, expectSuccess, finishReason, isCutShort, SPEC, textOf } from '../expectations.ts';
 import { longRequest, validRequest, withBody } from '../requests.ts';
 
 /** The operation the specification describes field by field. */
@@ -17,6 +19,8 @@ const CHAT = 'createChatCompletion';
 
 export function behaviourChecks(): Check[] {
   return checkedOperations.flatMap((op) => {
+    const counted = modelEndpoint(op) === op.path ? undefined : checkedOperations.find((o) => o.path === modelEndpoint(op) && o.method === op.method);
+    if (counted) return [countMatchesUsage(op, counted)];
     const body = op.raw.requestBody?.content['application/json']?.schema;
     if (!body) return [];
     const checks: Check[] = [];
@@ -72,7 +76,7 @@ function maxTokens(op: Operation, reference: boolean): Check[] {
         const used = completionTokens(cut);
         t.expect(used !== undefined && used <= limit, `max_tokens ${limit} gave ${used} completion tokens`, `${SPEC.chat}: max_tokens`, cut);
         const reason = finishReason(cut);
-        t.expect(reason === 'length', `an answer cut by max_tokens has finish_reason ${JSON.stringify(reason)}, not "length"`, '#/components/schemas/FinishReason', cut);
+        t.expect(isCutShort(reason), `an answer cut by max_tokens ends with ${JSON.stringify(reason)}, not "length" (Anthropic: "max_tokens")`, `${SPEC.chat}: max_tokens`, cut);
       },
     },
     {
@@ -91,4 +95,24 @@ function maxTokens(op: Operation, reference: boolean): Check[] {
       },
     },
   ];
+}
+
+function countMatchesUsage(op: Operation, target: Operation): Check {
+  return {
+    id: `${op.operationId}/behaviour/count-matches-usage`,
+    operationId: op.operationId,
+    family: 'behaviour',
+    title: `input_tokens equals the usage.input_tokens of the same request on ${target.path}`,
+    stateful: true,
+    async run(t) {
+      const counted = validRequest(t, op);
+      const count = await t.send(counted);
+      if (!expectSuccess(t, op, count, 'D27', 'the count')) return;
+      const answered = await t.send({ ...withBody(counted, { max_tokens: 64 }), path: target.path });
+      if (!expectSuccess(t, target, answered, 'D27', `the same request on ${target.path}`)) return;
+      const expected = (answered.response?.json as { usage?: { input_tokens?: unknown } }).usage?.input_tokens;
+      const got = (count.response?.json as { input_tokens?: unknown }).input_tokens;
+      t.expect(got === expected, `count_tokens says ${got}, the answer's usage.input_tokens is ${expected}`, 'D27: count_tokens answers the input_tokens billed', answered);
+    },
+  };
 }

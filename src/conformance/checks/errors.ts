@@ -4,12 +4,12 @@
  * the endpoint, which for the image endpoints is the specification's image model rule. Each is a 4xx
  * `{error}`, never a 5xx.
  */
-import { contract, tierRank, type Operation } from '../../contract/index.ts';
+import { contract, modelEndpoint, tierRank, type Operation } from '../../contract/index.ts';
 import { keyHeaders } from '../keys.ts';
 import { checkedOperations } from '../scope.ts';
 import type { Check, RunContext } from '../check.ts';
 import { takesModel, withModel } from '../examples.ts';
-import { expectClientError, expectErrorBody, SPEC } from '../expectations.ts';
+import { errorMessage, expectClientError, expectErrorBody, SPEC } from '../expectations.ts';
 import { validRequest } from '../requests.ts';
 
 /** D9: bodies up to 20 MiB are accepted. */
@@ -81,7 +81,7 @@ function otherContentType(op: Operation): Check {
       const req = validRequest(t, op);
       const ex = await t.send({ ...req, json: undefined, raw: JSON.stringify(req.json), headers: { ...req.headers, 'content-type': sent } });
       if (!expectClientError(t, op, ex, 400, 'D21')) return;
-      const message = String((ex.response?.json as { error?: unknown })?.error ?? '');
+      const message = errorMessage(ex) ?? '';
       t.expect(message.includes(sent), `the message ${JSON.stringify(message)} does not name ${sent}`, 'D21', ex);
     },
   };
@@ -153,7 +153,8 @@ function unknownModel(op: Operation): Check {
  */
 function modelRule(ctx: RunContext, op: Operation): Check[] {
   const image = ctx.catalogue.imageModel();
-  const imageRule = !!image && image.endpoints.includes(op.path);
+  const endpoint = modelEndpoint(op);
+  const imageRule = !!image && image.endpoints.includes(endpoint);
   return [
     {
       id: `${op.operationId}/errors/model-without-endpoint`,
@@ -161,22 +162,22 @@ function modelRule(ctx: RunContext, op: Operation): Check[] {
       family: 'errors',
       title: imageRule
         ? `a chat model as model → 400 naming the image model '${image!.id}'`
-        : `a model that does not offer ${op.path} → 400 naming one that does (D10)`,
+        : `a model that does not offer ${endpoint} → 400 naming one that does (D10)`,
       stateful: true,
       reference: !imageRule,
       async run(t) {
         const best = t.ctx.keys.best();
         if (!best) return t.skip('no key given (--key tier=sk-…)');
         const other = t.ctx.catalogue.models
-          .filter((m) => !m.endpoints.includes(op.path) && tierRank(m.tier) <= tierRank(best.tier))
+          .filter((m) => !m.endpoints.includes(endpoint) && tierRank(m.tier) <= tierRank(best.tier))
           .sort((a, b) => Number(b.category === 'Chat') - Number(a.category === 'Chat'))[0];
-        if (!other) return t.skip(`every model in the listing offers ${op.path}`);
+        if (!other) return t.skip(`every model in the listing offers ${endpoint}`);
         const ex = await t.send(withModel(op, validRequest(t, op), other.id));
         const rule = imageRule ? `${SPEC.errors}: image model rule` : 'D10';
         if (!t.status(ex, 400, rule, `model '${other.id}'`)) return;
         t.shape(op, ex);
-        const message = String((ex.response?.json as { error?: unknown })?.error ?? '');
-        const named = imageRule ? [image!.id] : t.ctx.catalogue.offering(op.path).map((m) => m.id);
+        const message = errorMessage(ex) ?? '';
+        const named = imageRule ? [image!.id] : t.ctx.catalogue.offering(endpoint).map((m) => m.id);
         t.expect(named.some((id) => message.includes(id)), `the message ${JSON.stringify(message)} names none of ${named.join(', ')}`, rule, ex);
       },
     },

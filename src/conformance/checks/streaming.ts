@@ -1,8 +1,10 @@
 /**
- * Streamed answers (D17, OpenAI's framing): `text/event-stream`, data-only events each valid against the
+ * Streamed answers. OpenAI's framing (D17): `text/event-stream`, data-only events each valid against the
  * chunk schema (the stream schema's `contentSchema`), the role in the first delta, `finish_reason` on the
- * last content chunk, the usage chunk only with `stream_options.include_usage`, `data: [DONE]` last; and in
- * the full profile, deltas that reassemble to the non-streamed answer of the same request.
+ * last content chunk, the usage chunk only with `stream_options.include_usage`, `data: [DONE]` last.
+ * Anthropic's (D27), for the operations whose events are `AnthropicStreamEvent`: named events in their
+ * grammar (message-stream-rules.ts). In the full profile, both reassemble to the non-streamed answer of the
+ * same request, tool calls included.
  */
 import { contract, escapePointer, type Operation } from '../../contract/index.ts';
 import type { Check, Tester } from '../check.ts';
@@ -12,7 +14,9 @@ import { schemaLocation } from '../schema.ts';
 import { checkedOperations } from '../scope.ts';
 import { parseEventStream } from '../../client/sse.ts';
 import { analyseStream } from '../stream-rules.ts';
-import { expectSuccess, finishReason, textOf } from '../expectations.ts';
+import { analyseMessageStream, type StreamedMessage } from '../message-stream-rules.ts';
+import { canonicalJson } from '../../lib/canonical-json.ts';
+import { completionTokens, expectSuccess, finishReason, textOf } from '../expectations.ts';
 import { longRequest, validRequest, withBody, withStreamAccept } from '../requests.ts';
 
 const SSE = 'text/event-stream';
@@ -28,13 +32,19 @@ function chunkSchemaPointer(op: Operation): string | undefined {
   return content.$ref ? content.$ref.replace(/^#/, '') : `${streamPointer}/contentSchema`;
 }
 
+/** The event schema of Anthropic's streams. */
+const ANTHROPIC_EVENTS = '/components/schemas/AnthropicStreamEvent';
+
+type CheckMaker = (slug: string, title: string, extra: Partial<Check>, run: (t: Tester) => Promise<void>) => Check;
+
 export function streamingChecks(): Check[] {
   return checkedOperations.flatMap((op) => {
     const chunkPointer = chunkSchemaPointer(op);
     if (!chunkPointer) return [];
-    const check = (slug: string, title: string, extra: Partial<Check>, run: (t: Tester) => Promise<void>): Check => ({
+    const check: CheckMaker = (slug, title, extra, run) => ({
       id: `${op.operationId}/streaming/${slug}`, operationId: op.operationId, family: 'streaming', title, ...extra, run,
     });
+    if (chunkPointer === ANTHROPIC_EVENTS) return messageStreamChecks(op, check);
     return [
       check('with-usage', 'stream with include_usage → SSE, valid chunks, role first, finish_reason last, usage chunk, [DONE] last', {}, async (t) => {
         const req = streamRequest(t, op, true);
@@ -70,4 +80,48 @@ function streamRequest(t: Tester, op: Operation, usage: boolean): OutgoingReques
   if (usage) body.stream_options = { include_usage: true };
   else delete body.stream_options;
   return withStreamAccept(t, { ...base, json: body });
+}
+
+/** Anthropic's stream (D27): the grammar, and the same message as the JSON answer, text and tool calls. */
+function messageStreamChecks(op: Operation, check: CheckMaker): Check[] {
+  const RULE27 = 'D27';
+  const streamed = (t: Tester, req: OutgoingRequest) => t.send(withStreamAccept(t, withBody(req, { stream: true })));
+  const blocksOf = (ex: Exchange) => ((ex.response?.json as { content?: Array<Record<string, unknown>> }).content ?? []);
+  return [
+    check('grammar', 'stream → named events in their grammar: message_start, blocks (start, deltas, stop), message_delta, message_stop', {}, async (t) => {
+      const examples = requestExamples(op);
+      const example = examples.find((e) => e.body?.stream === true) ?? examples[0];
+      const ex = await streamed(t, validRequest(t, op, example));
+      if (expectSuccess(t, op, ex, RULE27, 'a streamed request')) analyseMessageStream(t, ex, ANTHROPIC_EVENTS);
+    }),
+    check('reassembly', 'text deltas reassemble to the non-streamed message, with its stop reason and usage (temperature 0)', { reference: true, stateful: true }, async (t) => {
+      const plain = longRequest(t, op);
+      const whole = await t.send(plain);
+      if (!expectSuccess(t, op, whole, RULE27, 'the non-streamed request')) return;
+      const ex = await streamed(t, plain);
+      if (!expectSuccess(t, op, ex, RULE27, 'the streamed request')) return;
+      const message = analyseMessageStream(t, ex, ANTHROPIC_EVENTS);
+      if (!message) return;
+      const text = message.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('');
+      t.expect(text === textOf(whole), `the deltas give ${JSON.stringify(text.slice(0, 200))}, the non-streamed answer is ${JSON.stringify(String(textOf(whole)).slice(0, 200))}`, 'D27: the text deltas concatenate to exactly the non-streamed answer', ex);
+      t.expect(message.stopReason === finishReason(whole), `the stream stops with ${JSON.stringify(message.stopReason)}, the non-streamed answer with ${JSON.stringify(finishReason(whole))}`, RULE27, ex);
+      t.expect(message.outputTokens === completionTokens(whole), `the stream reports ${message.outputTokens} output tokens, the non-streamed answer ${completionTokens(whole)}`, RULE27, ex);
+    }),
+    check('tool-input', 'a tool call streamed: the partial_json pieces add up to the non-streamed tool_use input', { reference: true, stateful: true }, async (t) => {
+      const example = requestExamples(op).find((e) => Array.isArray(e.body?.tools) && (e.body?.messages as unknown[] | undefined)?.length === 1);
+      if (!example) return t.skip('the contract has no request example with tools and one message');
+      const plain = withBody(validRequest(t, op, example), { temperature: 0, tool_choice: { type: 'any' } });
+      const whole = await t.send(plain);
+      if (!expectSuccess(t, op, whole, RULE27, 'the non-streamed request')) return;
+      const calls = blocksOf(whole).filter((b) => b.type === 'tool_use');
+      if (!t.expect(calls.length > 0, 'tool_choice {type: any} gave no tool_use block', 'D27: tool_choice any', whole)) return;
+      const ex = await streamed(t, plain);
+      if (!expectSuccess(t, op, ex, RULE27, 'the streamed request')) return;
+      const message: StreamedMessage | undefined = analyseMessageStream(t, ex, ANTHROPIC_EVENTS);
+      if (!message) return;
+      const streamedCalls = message.blocks.flatMap((b) => (b.type === 'tool_use' ? [{ name: b.name, input: b.input }] : []));
+      const expected = calls.map((b) => ({ name: b.name, input: b.input }));
+      t.expect(canonicalJson(streamedCalls) === canonicalJson(expected), `the stream's tool calls ${JSON.stringify(streamedCalls).slice(0, 200)} differ from the non-streamed ${JSON.stringify(expected).slice(0, 200)}`, 'D27: input_json_delta pieces concatenate to the tool input', ex);
+    }),
+  ];
 }

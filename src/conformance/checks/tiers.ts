@@ -10,7 +10,7 @@ import type { Check, RunContext, Tester } from '../check.ts';
 import { takesModel, withModel } from '../examples.ts';
 import { keyHeaders } from '../keys.ts';
 import { imageOperations } from './images.ts';
-import { aKey, expectSuccess, SPEC } from '../expectations.ts';
+import { aKey, errorMessage, expectSuccess, SPEC } from '../expectations.ts';
 import { validRequest } from '../requests.ts';
 
 const RULE = `${SPEC.auth}: a valid key without permission for the resource (tier) → 403`;
@@ -44,7 +44,7 @@ export function tierChecks(ctx: RunContext): Check[] {
         t.shape(op, ex);
         // D3: the message names the tier needed.
         if (t.ctx.profile.reference) {
-          const message = String((ex.response?.json as { error?: unknown })?.error ?? '');
+          const message = errorMessage(ex) ?? '';
           t.expect(message.includes(model.tier), `the 403 message ${JSON.stringify(message)} does not name the tier '${model.tier}'`, 'D3', ex);
         }
       },

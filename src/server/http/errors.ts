@@ -1,12 +1,16 @@
 /**
- * The one error handler. Every failure, whoever raises it, becomes the contract's `{"error": message}`: the
+ * The one error handler. Every failure, whoever raises it, becomes the contract's error body (`{"error":
+ * message}`, or Anthropic's shape on the operations that declare it, error-formats.ts): the
  * domain's errors by their kind, Fastify's own client errors (bad JSON, body too large, wrong content type)
  * with a message a person can act on, unknown routes 404 and known routes with the wrong method 405 with
  * `Allow`. Anything else is logged (never a key) and answers 500; the server keeps serving.
  */
 import type { IncomingMessage } from 'node:http';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError, QuotaExceeded, type ErrorKind } from '../domain/errors.ts';
+import { errorBody, gatewayErrors } from './error-formats.ts';
+
+export { errorBody };
 import { parseJsonBody } from './json-body.ts';
 import { quotaHeaders } from './responses.ts';
 
@@ -19,19 +23,23 @@ const statusOf: Record<ErrorKind, number> = {
   unavailable: 503,
 };
 
-/** The contract's error body (the interface specification's "Errors"). */
-export function errorBody(message: string): { error: string } {
-  return { error: message };
+
+/** Sends an error answer in the shape the request's operation declares (`{error}` outside any operation). */
+function send(request: FastifyRequest, reply: FastifyReply, status: number, message: string): FastifyReply {
+  const format = request.routeOptions.config?.errorFormat ?? gatewayErrors;
+  return reply.code(status).send(format(status, message));
 }
 
 /** Sends a domain error as its status, headers and body. */
-function sendError(reply: FastifyReply, error: GatewayError): FastifyReply {
+function sendError(request: FastifyRequest, reply: FastifyReply, error: GatewayError): FastifyReply {
   if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
+  // Decision D28: a wrong key stays wrong; clients that retry by themselves (Claude Code) should stop at once.
+  if (error.kind === 'authentication') reply.header('x-should-retry', 'false');
   if (error instanceof QuotaExceeded) {
     // Decision D6: the quota resets at midnight UTC, and SDKs that retry a 429 by themselves must not.
     reply.headers({ 'x-should-retry': 'false', ...quotaHeaders(error.quota) });
   }
-  return reply.code(statusOf[error.kind]).send(errorBody(error.message));
+  return send(request, reply, statusOf[error.kind], error.message);
 }
 
 export function installErrorHandling(app: FastifyInstance): void {
@@ -68,7 +76,7 @@ export function installErrorHandling(app: FastifyInstance): void {
   });
 
   app.setErrorHandler(async (error: FastifyError | GatewayError, request, reply) => {
-    if (error instanceof GatewayError) return sendError(reply, error);
+    if (error instanceof GatewayError) return sendError(request, reply, error);
     const status = error.statusCode ?? 500;
     if (status === 413) {
       // Read (and drop) the rest of the upload before answering: a client still sending its body would
@@ -76,16 +84,16 @@ export function installErrorHandling(app: FastifyInstance): void {
       // makes that unnecessary, up to a bound.
       await drain(request.raw, DRAIN_LIMIT);
       reply.removeHeader('connection');
-      return reply.code(413).send(errorBody(`Request body is larger than ${app.initialConfig.bodyLimit} bytes.`));
+      return send(request, reply, 413, `Request body is larger than ${app.initialConfig.bodyLimit} bytes.`);
     }
     if (status === 415) {
-      return reply.code(400).send(errorBody(`Content-Type must be application/json, not '${request.headers['content-type'] ?? 'none'}'.`));
+      return send(request, reply, 400, `Content-Type must be application/json, not '${request.headers['content-type'] ?? 'none'}'.`);
     }
     if (status >= 400 && status < 500) {
-      return reply.code(status === 404 ? 404 : 400).send(errorBody(error.message));
+      return send(request, reply, status === 404 ? 404 : 400, error.message);
     }
     request.log.error({ err: error, method: request.method, url: request.url.split('?')[0] }, 'unexpected fault');
-    return reply.code(500).send(errorBody('Internal server error.'));
+    return send(request, reply, 500, 'Internal server error.');
   });
 }
 

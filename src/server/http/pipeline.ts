@@ -6,13 +6,15 @@
  *   parsing     JSON only (errors.ts)
  *   validation  the contract's validators for the body, query and path (validation.ts)
  *   handler     routes/<operationId>.ts, which calls the domain
- *   errors      any failure, from any stage, through the one error handler (errors.ts)
+ *   errors      any failure, from any stage, through the one error handler (errors.ts), in the shape the
+ *               operation declares (error-formats.ts)
  */
 import type { FastifyInstance } from 'fastify';
 import type { Contract, Operation } from '../../contract/index.ts';
 import type { ApiKeyRecord } from '../domain/store/index.ts';
 import type { AppContext, Handler } from '../context.ts';
 import { authenticate, requireCredentials, type Credentials } from './auth.ts';
+import { errorFormatOf, type ErrorFormat } from './error-formats.ts';
 import { contractValidators, validatedParts } from './validation.ts';
 
 declare module 'fastify' {
@@ -23,6 +25,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The contract operation this route serves (absent on the server's own pages). */
     operation?: Operation;
+    /** The shape of its error answers, as its description declares them (error-formats.ts). */
+    errorFormat?: ErrorFormat;
   }
 }
 
@@ -58,7 +62,7 @@ export function registerOperations(app: FastifyInstance, { contracts, handlers, 
     app.route({
       method: op.method.toUpperCase() as 'GET' | 'POST' | 'DELETE',
       url: op.path.replace(/\{(\w+)\}/g, ':$1'),
-      config: { operation: op },
+      config: { operation: op, errorFormat: errorFormatOf(op) },
       schema: validatedParts(op),
       validatorCompiler: contractValidators(contract, op),
       handler: (request, reply) => handler(request, reply, context),

@@ -7,9 +7,11 @@ import { createApiKey } from './createApiKey.ts';
 import { createChatCompletion } from './createChatCompletion.ts';
 import { createDashboardSession } from './createDashboardSession.ts';
 import { createImage } from './createImage.ts';
+import { createMessage } from './createMessage.ts';
 import { createTextCompletion } from './createTextCompletion.ts';
 import { deleteDashboardSession } from './deleteDashboardSession.ts';
 import { editImage } from './editImage.ts';
+import { countMessageTokens } from './countMessageTokens.ts';
 import { listApiKeys } from './listApiKeys.ts';
 import { listModels } from './listModels.ts';
 import { revokeApiKey } from './revokeApiKey.ts';
@@ -17,6 +19,8 @@ import { revokeApiKey } from './revokeApiKey.ts';
 export const handlers: Record<string, Handler> = {
   createTextCompletion,
   createChatCompletion,
+  createMessage,
+  countMessageTokens,
   createImage,
   editImage,
   listModels,

@@ -47,6 +47,7 @@ export function startEngines(settings: WorkerSettings): Engines {
   return {
     text: {
       answerChat: (request) => text.run<ChatAnswer>('answerChat', [request]),
+      countChatTokens: (request) => text.run<number>('countChatTokens', [request]),
       completePrompt: (request) => text.run<PromptAnswer>('completePrompt', [request]),
     },
     images: {

@@ -1,2 +1,2 @@
 /** The text engine's tasks, as a text worker runs them (engine-worker.ts). */
-export { answerChat, completePrompt } from '../domain/engine/text/index.ts';
+export { answerChat, completePrompt, countChatTokens } from '../domain/engine/text/index.ts';

@@ -24,6 +24,8 @@ export interface ChatRequest {
   toolChoice?: ToolChoice;
   /** OpenAI's `parallel_tool_calls`; true when absent. */
   parallelToolCalls?: boolean | null;
+  /** Texts that end a text answer just before the first of them it contains (Anthropic's `stop_sequences`). */
+  stopSequences?: readonly string[];
 }
 
 export interface ChatToolCall {
@@ -42,8 +44,55 @@ export interface ChatAnswer {
   contentPieces: readonly string[];
   toolCalls: ChatToolCall[];
   finishReason: 'stop' | 'length' | 'tool_calls';
+  /** The stop sequence the text was cut at (finishReason `stop`), or null. */
+  stopSequence: string | null;
   promptTokens: number;
   completionTokens: number;
+}
+
+/** What the engine reads of a request, and its size limits checked (decision D22). */
+interface Reading {
+  views: MessageView[];
+  functions: FunctionDefinition[];
+  promptTokens: number;
+}
+
+function read(request: ChatRequest): Reading {
+  const views = request.messages.map(viewMessage);
+  const functions: FunctionDefinition[] = (request.tools ?? []).map((tool) => tool.function as FunctionDefinition);
+  checkTextSize(textSize(views, functions));
+  for (const fn of functions) if (fn.parameters !== undefined) checkToolSchema(fn.name, fn.parameters);
+  return { views, functions, promptTokens: countPromptTokens(views, functions) };
+}
+
+/**
+ * The prompt tokens a chat request is billed, exactly as `answerChat` counts them, without answering.
+ *
+ * @example
+ * countChatTokens({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello world' }] }); // 9
+ */
+export function countChatTokens(request: ChatRequest): number {
+  return read(request).promptTokens;
+}
+
+/**
+ * The text cut just before the earliest stop sequence it contains (the first listed, of two at one place).
+ *
+ * @example
+ * cutAtStop('One. Two. Three.', ['Three', 'Two']); // { text: 'One. ', sequence: 'Two' }
+ */
+export function cutAtStop(text: string, sequences: readonly string[] | undefined): { text: string; sequence: string | null } {
+  let at = -1;
+  let sequence: string | null = null;
+  for (const candidate of sequences ?? []) {
+    if (candidate === '') continue;
+    const index = text.indexOf(candidate);
+    if (index >= 0 && (at < 0 || index < at)) {
+      at = index;
+      sequence = candidate;
+    }
+  }
+  return sequence === null ? { text, sequence } : { text: text.slice(0, at), sequence };
 }
 
 /** The characters of text a request holds: what the engine reads (decision D22 bounds it). */
@@ -105,6 +154,7 @@ function toolCallAnswer(
     contentPieces: [],
     toolCalls,
     finishReason: truncated ? 'length' : 'tool_calls',
+    stopSequence: null,
     promptTokens,
     // A name is never cut, so only a max_tokens below the first name's length can make `used` exceed it.
     completionTokens: truncated ? Math.min(used, request.maxTokens ?? used) : used,
@@ -120,11 +170,7 @@ function toolCallAnswer(
  */
 export function answerChat(request: ChatRequest): ChatAnswer {
   const seeds = chatSeeds(request);
-  const views = request.messages.map(viewMessage);
-  const functions: FunctionDefinition[] = (request.tools ?? []).map((tool) => tool.function as FunctionDefinition);
-  checkTextSize(textSize(views, functions));
-  for (const fn of functions) if (fn.parameters !== undefined) checkToolSchema(fn.name, fn.parameters);
-  const promptTokens = countPromptTokens(views, functions);
+  const { views, functions, promptTokens } = read(request);
   const subject = analyseSubject(lastUserText(views));
   const lastRole = views[views.length - 1]?.role ?? 'user';
   const parallel = request.parallelToolCalls ?? true;
@@ -137,12 +183,15 @@ export function answerChat(request: ChatRequest): ChatAnswer {
     lastRole === 'tool'
       ? composeToolAnswer(trailingToolResults(views), subject, rng)
       : composeAnswer(subject, rng, lastUserImages(views));
-  const limited = limitTokens(text, request.maxTokens ?? null);
+  // A stop sequence ends the text where it would begin; max_tokens may end it sooner.
+  const stopped = cutAtStop(text, request.stopSequences);
+  const limited = limitTokens(stopped.text, request.maxTokens ?? null);
   return {
     content: limited.text,
     contentPieces: limited.pieces,
     toolCalls: [],
     finishReason: limited.truncated ? 'length' : 'stop',
+    stopSequence: limited.truncated ? null : stopped.sequence,
     promptTokens,
     completionTokens: limited.tokenCount,
   };

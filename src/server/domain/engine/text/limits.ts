@@ -1,7 +1,7 @@
 /**
  * The size limits of a chat request that the engine enforces (decision D22), read from the contract: the text
- * of a whole request (`ChatCompletionRequest` `x-limits`) and the shape of each tool's `parameters` schema
- * (`FunctionTool` `x-limits`). Each keeps the work of one request bounded; a request over one is refused
+ * of a whole request (`ChatCompletionRequest` `x-limits`) and the shape of each tool's `parameters` (or
+ * Anthropic `input_schema`) schema (`ToolParameters` `x-limits`). Each keeps the work of one request bounded; a request over one is refused
  * with a message that names the limit.
  */
 import { contract, resolveRef } from '../../../../contract/index.ts';
@@ -19,9 +19,8 @@ interface ToolLimits {
 
 type Json = Record<string, unknown>;
 const schemas = contract.spec.components.schemas as Record<string, Json>;
-const functionSchema = (schemas.FunctionTool!.properties as Json).function as Json;
 
-export const toolLimits = ((functionSchema.properties as Json).parameters as Json)['x-limits'] as ToolLimits;
+export const toolLimits = schemas.ToolParameters!['x-limits'] as ToolLimits;
 export const textLimit = (schemas.ChatCompletionRequest!['x-limits'] as { textCharacters: number }).textCharacters;
 
 const number = (n: number) => n.toLocaleString('en-US');

@@ -92,13 +92,24 @@ export function trailingToolResults(views: readonly MessageView[]): ToolResult[]
 }
 
 /**
+ * What a user message asks: its text, or in a message of several text parts, its last non-empty part. Clients
+ * put context first and the question last (Claude Code sends the environment, the date and reminders as text
+ * blocks before the prompt); the answer is about the question, while every part still counts as input.
+ */
+function askedIn(view: MessageView): string {
+  if (view.textParts.length <= 1) return view.text;
+  for (let i = view.textParts.length - 1; i >= 0; i--) if (view.textParts[i]!.trim() !== '') return view.textParts[i]!;
+  return view.text;
+}
+
+/**
  * The text of the last user message (or, when there is none, of the last message with text).
  *
  * @example
  * lastUserText([viewMessage({ role: 'user', content: 'Hi' })]); // 'Hi'
  */
 export function lastUserText(views: readonly MessageView[]): string {
-  for (let i = views.length - 1; i >= 0; i--) if (views[i]?.role === 'user') return views[i]?.text ?? '';
+  for (let i = views.length - 1; i >= 0; i--) if (views[i]?.role === 'user') return askedIn(views[i]!);
   for (let i = views.length - 1; i >= 0; i--) if (views[i]?.text) return views[i]?.text ?? '';
   return '';
 }

@@ -1,0 +1,125 @@
+/**
+ * The rules of a streamed Anthropic Messages answer (decision D27), checked on one exchange: content type,
+ * `event:` + `data:` framing with the event's name equal to its `type`, every event valid against the event
+ * schema, and the grammar: `message_start` first; `ping` anywhere; each block opened by
+ * `content_block_start` at the next index, given deltas of its kind only (`text_delta` for text,
+ * `input_json_delta` for `tool_use`) and closed by `content_block_stop`; one `message_delta` after the last
+ * block; `message_stop` last. Returns the message the stream adds up to, for comparison with a JSON answer.
+ */
+import { contract, describeErrors } from '../contract/index.ts';
+import type { Tester } from './check.ts';
+import type { Exchange } from './http.ts';
+import { schemaLocation } from './schema.ts';
+import { parseNamedEventStream } from '../client/sse.ts';
+
+const SSE = 'text/event-stream';
+const RULE = 'D27';
+const GRAMMAR = `${RULE}: the event grammar (AnthropicStreamEvent)`;
+
+interface StreamEvent {
+  type?: unknown;
+  index?: unknown;
+  message?: { usage?: { input_tokens?: unknown } };
+  content_block?: { type?: unknown; id?: unknown; name?: unknown };
+  delta?: { type?: unknown; text?: unknown; partial_json?: unknown; stop_reason?: unknown; stop_sequence?: unknown };
+  usage?: { output_tokens?: unknown };
+}
+
+/** What a stream adds up to. */
+export interface StreamedMessage {
+  /** Text blocks as their text; tool_use blocks with their input parsed from the `partial_json` pieces (undefined when they do not parse). */
+  blocks: Array<{ type: 'text'; text: string } | { type: 'tool_use'; id: unknown; name: unknown; json: string; input: unknown }>;
+  stopReason: unknown;
+  stopSequence: unknown;
+  inputTokens: unknown;
+  outputTokens: unknown;
+}
+
+export function analyseMessageStream(t: Tester, ex: Exchange, eventPointer: string): StreamedMessage | undefined {
+  const res = ex.response!;
+  if (!t.expect(res.contentType?.startsWith(SSE) ?? false, `a streamed answer has content type ${res.contentType}, not ${SSE}`, RULE, ex)) return undefined;
+  const { events: raw, problems } = parseNamedEventStream(res.text);
+  for (const p of problems) t.fail(p, `${RULE}: framing`, ex);
+  const validate = contract.validatorAt(eventPointer);
+  const events: StreamEvent[] = [];
+  let invalid = 0;
+  for (const [i, { event, data }] of raw.entries()) {
+    let parsed: StreamEvent;
+    try {
+      parsed = JSON.parse(data) as StreamEvent;
+    } catch {
+      if (invalid++ < 3) t.fail(`event ${i} is not JSON: ${JSON.stringify(data.slice(0, 120))}`, `${RULE}: framing`, ex);
+      continue;
+    }
+    if (!validate(parsed) && invalid++ < 3) {
+      t.fail(`event ${i}: ${describeErrors(validate.errors)}`, schemaLocation(eventPointer, validate.errors?.[0]?.schemaPath ?? ''), ex);
+    }
+    if (event !== parsed.type && invalid++ < 3) t.fail(`event ${i} is named ${JSON.stringify(event)} but its type is ${JSON.stringify(parsed.type)}`, `${RULE}: framing`, ex);
+    events.push(parsed);
+  }
+  const flow = events.filter((e) => e.type !== 'ping');
+  if (!t.expect(flow.length > 0, 'the stream has no events', GRAMMAR, ex)) return undefined;
+  if (flow.some((e) => e.type === 'error')) {
+    t.fail('the stream carries an error event', GRAMMAR, ex);
+    return undefined;
+  }
+  t.expect(flow[0]!.type === 'message_start', `the first event is ${JSON.stringify(flow[0]!.type)}, not message_start`, GRAMMAR, ex);
+  t.expect(flow.at(-1)!.type === 'message_stop', `the last event is ${JSON.stringify(flow.at(-1)!.type)}, not message_stop`, GRAMMAR, ex);
+
+  const message: StreamedMessage = { blocks: [], stopReason: undefined, stopSequence: undefined, inputTokens: flow[0]!.message?.usage?.input_tokens, outputTokens: undefined };
+  let open: number | undefined;
+  let deltas = 0;
+  const wrong = (what: string) => t.fail(what, GRAMMAR, ex);
+  for (const [i, e] of flow.entries()) {
+    if (i === 0 || e.type === 'message_stop') continue;
+    if (message.stopReason !== undefined && e.type !== 'message_stop') {
+      wrong(`event ${e.type} after message_delta`);
+      break;
+    }
+    switch (e.type) {
+      case 'content_block_start': {
+        if (open !== undefined) wrong(`block ${e.index} starts while block ${open} is open`);
+        if (e.index !== message.blocks.length) wrong(`block index ${e.index} where ${message.blocks.length} comes next`);
+        open = message.blocks.length;
+        const block = e.content_block;
+        message.blocks.push(block?.type === 'tool_use' ? { type: 'tool_use', id: block.id, name: block.name, json: '', input: undefined } : { type: 'text', text: '' });
+        break;
+      }
+      case 'content_block_delta': {
+        const block = open === undefined ? undefined : message.blocks[open];
+        if (!block || e.index !== open) {
+          wrong(`a delta for block ${e.index} while ${open === undefined ? 'no block' : `block ${open}`} is open`);
+          break;
+        }
+        deltas++;
+        if (block.type === 'text' && e.delta?.type === 'text_delta') block.text += String(e.delta.text);
+        else if (block.type === 'tool_use' && e.delta?.type === 'input_json_delta') block.json += String(e.delta.partial_json);
+        else wrong(`a ${e.delta?.type} in a ${block.type} block`);
+        break;
+      }
+      case 'content_block_stop':
+        if (e.index !== open) wrong(`content_block_stop for block ${e.index} while ${open === undefined ? 'no block' : `block ${open}`} is open`);
+        open = undefined;
+        break;
+      case 'message_delta':
+        if (open !== undefined) wrong(`message_delta while block ${open} is open`);
+        message.stopReason = e.delta?.stop_reason;
+        message.stopSequence = e.delta?.stop_sequence;
+        message.outputTokens = e.usage?.output_tokens;
+        break;
+      default:
+        wrong(`event ${JSON.stringify(e.type)} in the middle of the stream`);
+    }
+  }
+  t.expect(message.stopReason !== undefined, 'the stream has no message_delta with the stop reason', GRAMMAR, ex);
+  t.expect(message.blocks.length === 0 || deltas > 0, 'the blocks of the stream have no deltas', GRAMMAR, ex);
+  for (const block of message.blocks) {
+    if (block.type !== 'tool_use') continue;
+    try {
+      block.input = JSON.parse(block.json);
+    } catch {
+      if (message.stopReason !== 'max_tokens') wrong(`the partial_json pieces of tool_use ${JSON.stringify(block.name)} do not add up to JSON: ${JSON.stringify(block.json.slice(0, 120))}`);
+    }
+  }
+  return message;
+}
