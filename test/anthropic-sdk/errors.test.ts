@@ -43,6 +43,22 @@ describe('Anthropic SDK: errors', () => {
     expect(bodyOf(image)).toMatchObject({ error: { message: expect.stringMatching(/'image-gen' does not support \/v1\/messages/) } });
   });
 
+  it('400 for max_tokens above 1,048,576 (D27), naming the field; 32,000 as Claude Code sends is fine', async () => {
+    // Sent as raw HTTP: the SDK itself refuses a non-streamed request whose max_tokens could take minutes.
+    const send = (maxTokens: number) =>
+      fetch(`${server.baseUrl}/v1/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': 'sk-demo-economy', 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'claude-haiku-4-5', ...hello, max_tokens: maxTokens }),
+      });
+    const over = await send(2_000_000);
+    expect(over.status).toBe(400);
+    expect(await over.json()).toMatchObject({ error: { type: 'invalid_request_error', message: expect.stringMatching(/max_tokens must be <= 1048576/) } });
+    const claudeCodes = await send(32_000);
+    expect(claudeCodes.status).toBe(200);
+    expect(await claudeCodes.json()).toMatchObject({ stop_reason: 'end_turn' });
+  });
+
   it('404 → NotFoundError for an unknown model, on messages and on countTokens', async () => {
     const { anthropic } = anthropicFor(server.baseUrl);
     const failure = await anthropic.messages.create({ model: 'claude-sonnet-4-20250514', ...hello }).catch((e: unknown) => e);

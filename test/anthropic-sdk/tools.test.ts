@@ -70,6 +70,11 @@ describe('Anthropic SDK: tools', () => {
     expect(final.stop_reason).toBe('tool_use');
   });
 
+  it("answers Claude Code's reachability probe, HEAD /", async () => {
+    const res = await fetch(`${server.baseUrl}/`, { method: 'HEAD' });
+    expect(res.status).toBe(200);
+  });
+
   it("takes a request as Claude Code sends it: 24 tools of 2020-12 schemas, cache_control, thinking, ~75 KB, streamed", async () => {
     const body = claudeCodeRequest();
     expect(JSON.stringify(body).length).toBeGreaterThan(70_000);
