@@ -89,6 +89,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a response (OpenAI Responses)
+         * @description Answers input items in OpenAI's Responses protocol, which today's OpenAI clients speak (Codex CLI only
+         *     this one): point them at `{base_url}/v1` with the gateway key. Same engine, tokenizer, catalogue, tiers
+         *     and `{error}` answers as chat completions. With `stream: true` the answer arrives as
+         *     `text/event-stream` (see `ResponseStreamEvent`). With function `tools`, the output may be
+         *     `function_call` items; send each result back as a `function_call_output` item. `text.format`
+         *     `json_schema` makes the output text JSON that validates against the schema. With `store` (the default)
+         *     the response is kept for this key: read it with `GET /v1/responses/{response_id}`, continue it with
+         *     `previous_response_id` (decision D29).
+         */
+        post: operations["createResponse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/responses/{response_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of a response this key created with `store` true. */
+                response_id: components["parameters"]["ResponseId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a stored response
+         * @description A response this key created with `store` true (decision D29). Another key's response is a 404, as is one deleted or expired.
+         */
+        get: operations["getResponse"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a stored response
+         * @description Deletes a response this key stored (decision D29); it can then no longer be read or continued.
+         */
+        delete: operations["deleteResponse"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/messages": {
         parameters: {
             query?: never;
@@ -431,6 +485,27 @@ export interface components {
             };
         };
         /**
+         * @description The format of the answer's content: `text` (the default), `json_object` (a JSON object), or `json_schema`
+         *     (JSON that validates against `json_schema.schema`; the reference generates it whatever `strict` says).
+         *     The schema has the limits of a tool's `parameters` (decision D22). Decision D29.
+         */
+        ChatResponseFormat: {
+            /** @constant */
+            type: "text";
+        } | {
+            /** @constant */
+            type: "json_object";
+        } | {
+            /** @constant */
+            type: "json_schema";
+            json_schema: {
+                name: string;
+                description?: string;
+                schema?: components["schemas"]["ToolParameters"];
+                strict?: boolean | null;
+            };
+        };
+        /**
          * @description The OpenAI Chat Completions request. Fields not listed here are accepted and ignored, so that
          *     OpenAI-compatible clients can send what they usually send.
          *
@@ -464,6 +539,7 @@ export interface components {
             /** @description Tools the model may call; only functions are supported. */
             tools?: components["schemas"]["FunctionTool"][] & unknown;
             tool_choice?: components["schemas"]["ToolChoice"];
+            response_format?: components["schemas"]["ChatResponseFormat"];
             /**
              * @description Whether the model may call several tools in one answer.
              * @default true
@@ -621,6 +697,362 @@ export interface components {
              */
             size?: "1024x1024" | "512x512";
             n?: components["schemas"]["ImageCount"];
+        };
+        /**
+         * @description A part of a message: `input_text`, `input_image` (a URL or a base64 `data:` URL; counted as input, 85
+         *     tokens, its pixels not read), `output_text` (an assistant's earlier text), `refusal`, or `input_file`
+         *     (accepted and not read).
+         */
+        ResponseContentPart: {
+            /** @constant */
+            type: "input_text";
+            text: string;
+        } | {
+            /** @constant */
+            type: "input_image";
+            image_url?: string | null;
+            file_id?: string | null;
+            /** @enum {string} */
+            detail?: "low" | "high" | "auto" | "original";
+        } | {
+            /** @constant */
+            type: "output_text";
+            text: string;
+        } | {
+            /** @constant */
+            type: "refusal";
+            refusal: string;
+        } | {
+            /** @constant */
+            type: "input_file";
+        };
+        /** Message */
+        ResponseInputMessage: {
+            /** @constant */
+            type?: "message";
+            /** @enum {string} */
+            role: "user" | "assistant" | "system" | "developer";
+            content: string | components["schemas"]["ResponseContentPart"][];
+        };
+        /**
+         * Function call
+         * @description A call the model made (an output item sent back as input).
+         */
+        ResponseFunctionCallItem: {
+            /** @constant */
+            type: "function_call";
+            /** @description `fc_` and 24 hexadecimal digits in the reference. */
+            id?: string;
+            /** @description `call_` and 24 hexadecimal digits in the reference; a `function_call_output` names it. */
+            call_id: string;
+            name: string;
+            /** @description The arguments as JSON; they validate against the function's `parameters`. */
+            arguments: string;
+            /** @enum {string} */
+            status?: "in_progress" | "completed" | "incomplete";
+        };
+        /**
+         * Function call output
+         * @description What the client's function returned for `call_id`.
+         */
+        ResponseFunctionCallOutputItem: {
+            /** @constant */
+            type: "function_call_output";
+            call_id: string;
+            /** @description The result, as text or as parts. */
+            output: string | components["schemas"]["ResponseContentPart"][];
+        };
+        /**
+         * @description One input item: a message (`role` `user`, `assistant`, `system` or `developer`; with or without `type:
+         *     message`), a `function_call` the model made earlier, or a `function_call_output` answering one. Items of
+         *     other types (`reasoning`, `web_search_call`…) are accepted and not read.
+         */
+        ResponseInputItem: components["schemas"]["ResponseInputMessage"] | components["schemas"]["ResponseFunctionCallItem"] | components["schemas"]["ResponseFunctionCallOutputItem"] | {
+            type: string;
+        };
+        /** @description A function tool, or a tool of another type (accepted and ignored). */
+        ResponseTool: {
+            /** @constant */
+            type: "function";
+            name: string;
+            description?: string | null;
+            parameters?: components["schemas"]["ToolParameters"];
+            strict?: boolean | null;
+        } | {
+            type: string;
+        };
+        /**
+         * @description `none` (answer in text), `auto` (the model decides; the default with tools), `required` (call some
+         *     function), or `{type: function, name}`. Other forms (`allowed_tools`, hosted tools) are accepted and read
+         *     as `auto`.
+         */
+        ResponseToolChoice: ("none" | "auto" | "required") | {
+            /** @constant */
+            type: "function";
+            name: string;
+        } | {
+            type: string;
+        };
+        /**
+         * @description `text` (the default), `json_schema` (the output text is JSON that validates against `schema`; the
+         *     reference generates it whatever `strict` says) or `json_object` (the output text is a JSON object).
+         *     The schema has the limits of a tool's `parameters` (decision D22).
+         */
+        ResponseTextFormat: {
+            /** @constant */
+            type: "text";
+        } | {
+            /** @constant */
+            type: "json_schema";
+            name: string;
+            description?: string;
+            schema: components["schemas"]["ToolParameters"];
+            strict?: boolean | null;
+        } | {
+            /** @constant */
+            type: "json_object";
+        };
+        /**
+         * Response request
+         * @description OpenAI's Responses request (decision D29). Fields and tool types the reference does not act on
+         *     (`reasoning`, `include`, `prompt_cache_key`, `client_metadata`, `truncation`, `service_tier`, tools of
+         *     types other than `function`…) are accepted and ignored, so that Codex CLI and OpenAI's SDKs send what they
+         *     usually send. The size limits of decision D22 apply as on chat completions.
+         */
+        ResponseRequest: {
+            /**
+             * @description A model id from the listing that offers `/v1/responses`.
+             * @example gpt-4o-mini
+             */
+            model: string;
+            /** @description The input, as a string (one user message) or as items. */
+            input?: string | (components["schemas"]["ResponseInputItem"][] & unknown);
+            /** @description A system (developer) message put before the input. Not carried over by `previous_response_id`. */
+            instructions?: string | null;
+            /** @description Continue the conversation of a stored response of this key (its input and output come first). */
+            previous_response_id?: string | null;
+            /** @description The most tokens to generate; when reached, `status` is `incomplete` with `incomplete_details.reason` `max_output_tokens`. */
+            max_output_tokens?: number | null;
+            temperature?: components["schemas"]["Temperature"];
+            /** @description Accepted; the reference's answers do not depend on it. */
+            top_p?: number | null;
+            /**
+             * @description When true, the answer arrives as server-sent events (see `ResponseStreamEvent`).
+             * @default false
+             */
+            stream?: boolean | null;
+            /**
+             * @description Keep the response, for `GET /v1/responses/{id}` and `previous_response_id` (decision D29). `false` keeps nothing.
+             * @default true
+             */
+            store?: boolean | null;
+            /** @description Tools the model may call. Function tools are acted on; other types are accepted and ignored. */
+            tools?: components["schemas"]["ResponseTool"][] & unknown;
+            tool_choice?: components["schemas"]["ResponseToolChoice"];
+            /** @default true */
+            parallel_tool_calls?: boolean | null;
+            /** @description How the output text is formatted. */
+            text?: {
+                format?: components["schemas"]["ResponseTextFormat"];
+            } | null;
+            /** @description Up to 16 string pairs, returned with the response. */
+            metadata?: {
+                [key: string]: string;
+            } | null;
+        };
+        /** output_text */
+        ResponseOutputText: {
+            /** @constant */
+            type: "output_text";
+            text: string;
+            /** @description Always empty in the reference. */
+            annotations: unknown[];
+        };
+        /** @description An item of the output. */
+        ResponseOutputItem: {
+            /** @constant */
+            type: "message";
+            /** @description `msg_` and 24 hexadecimal digits in the reference. */
+            id: string;
+            /** @enum {string} */
+            status: "in_progress" | "completed" | "incomplete";
+            /** @constant */
+            role: "assistant";
+            content: components["schemas"]["ResponseOutputText"][];
+        } | components["schemas"]["ResponseFunctionCallItem"];
+        /**
+         * Usage
+         * @description Token counts. `input_tokens` is counted as `prompt_tokens` is on the chat endpoint for the same
+         *     conversation; nothing is cached and nothing is reasoned, so those details are 0.
+         */
+        ResponseUsage: {
+            input_tokens: number;
+            input_tokens_details: {
+                cached_tokens: number;
+            };
+            output_tokens: number;
+            output_tokens_details: {
+                reasoning_tokens: number;
+            };
+            /** @description `input_tokens + output_tokens`. */
+            total_tokens: number;
+        };
+        /**
+         * Response
+         * @description A response: its `output` items (a `message` with `output_text`, and/or `function_call`s), `status`
+         *     (`completed`, or `incomplete` when `max_output_tokens` was reached) and `usage`. Fields of the request
+         *     that shaped it are echoed, as OpenAI does.
+         */
+        Response: {
+            /**
+             * @description `resp_` and 24 hexadecimal digits in the reference.
+             * @example resp_5e4d3c2b1a0f9e8d7c6b5a4f
+             */
+            id: string;
+            /** @constant */
+            object: "response";
+            /** @description Unix time in seconds. */
+            created_at: number;
+            /** @enum {string} */
+            status: "completed" | "incomplete" | "in_progress" | "failed" | "cancelled" | "queued";
+            model: string;
+            output: components["schemas"]["ResponseOutputItem"][];
+            /** @description The token counts; null while the response is in progress (`response.created` and `response.in_progress` events). */
+            usage: components["schemas"]["ResponseUsage"] | null;
+            /** @description Always null in the reference (a failure is an error answer). */
+            error: null | Record<string, never>;
+            incomplete_details: null | {
+                /** @enum {string} */
+                reason: "max_output_tokens" | "content_filter";
+            };
+            instructions?: string | null;
+            max_output_tokens?: number | null;
+            temperature?: number | null;
+            top_p?: number | null;
+            parallel_tool_calls?: boolean;
+            previous_response_id?: string | null;
+            store?: boolean;
+            tool_choice?: components["schemas"]["ResponseToolChoice"];
+            tools?: components["schemas"]["ResponseTool"][];
+            text?: {
+                format?: components["schemas"]["ResponseTextFormat"];
+            };
+            metadata?: {
+                [key: string]: string;
+            };
+        };
+        /**
+         * @description One event of a streamed response, sent as `event: <type>` and `data: <JSON>`; every event carries a
+         *     `sequence_number` one above the previous one's. The grammar: `response.created`, `response.in_progress`,
+         *     then for each output item `response.output_item.added`; for a message `response.content_part.added`,
+         *     `response.output_text.delta`…, `response.output_text.done`, `response.content_part.done`; for a function
+         *     call `response.function_call_arguments.delta`…, `response.function_call_arguments.done`; then
+         *     `response.output_item.done`; finally `response.completed` (or `response.incomplete`) with the whole
+         *     response and its usage. The deltas add up exactly to the final response's text and arguments. A failure
+         *     after the stream has begun is an `error` event.
+         */
+        ResponseStreamEvent: {
+            /** @constant */
+            type: "response.created";
+            sequence_number: number;
+            response: components["schemas"]["Response"];
+        } | {
+            /** @constant */
+            type: "response.in_progress";
+            sequence_number: number;
+            response: components["schemas"]["Response"];
+        } | {
+            /** @constant */
+            type: "response.completed";
+            sequence_number: number;
+            response: components["schemas"]["Response"];
+        } | {
+            /** @constant */
+            type: "response.incomplete";
+            sequence_number: number;
+            response: components["schemas"]["Response"];
+        } | {
+            /** @constant */
+            type: "response.output_item.added";
+            sequence_number: number;
+            output_index: number;
+            item: components["schemas"]["ResponseOutputItem"];
+        } | {
+            /** @constant */
+            type: "response.output_item.done";
+            sequence_number: number;
+            output_index: number;
+            item: components["schemas"]["ResponseOutputItem"];
+        } | {
+            /** @constant */
+            type: "response.content_part.added";
+            sequence_number: number;
+            item_id: string;
+            output_index: number;
+            content_index: number;
+            part: components["schemas"]["ResponseOutputText"];
+        } | {
+            /** @constant */
+            type: "response.content_part.done";
+            sequence_number: number;
+            item_id: string;
+            output_index: number;
+            content_index: number;
+            part: components["schemas"]["ResponseOutputText"];
+        } | {
+            /** @constant */
+            type: "response.output_text.delta";
+            sequence_number: number;
+            item_id: string;
+            output_index: number;
+            content_index: number;
+            delta: string;
+            logprobs?: unknown[];
+        } | {
+            /** @constant */
+            type: "response.output_text.done";
+            sequence_number: number;
+            item_id: string;
+            output_index: number;
+            content_index: number;
+            text: string;
+            logprobs?: unknown[];
+        } | {
+            /** @constant */
+            type: "response.function_call_arguments.delta";
+            sequence_number: number;
+            item_id: string;
+            output_index: number;
+            delta: string;
+        } | {
+            /** @constant */
+            type: "response.function_call_arguments.done";
+            sequence_number: number;
+            item_id: string;
+            output_index: number;
+            arguments: string;
+        } | {
+            /** @constant */
+            type: "error";
+            sequence_number: number;
+            code?: string | null;
+            message: string;
+            param?: string | null;
+        };
+        /**
+         * Event stream
+         * @description `text/event-stream`: events of the form `event: <type>`, `data: <JSON>`, a blank line; each event's data
+         *     is described by `ResponseStreamEvent`. The stream ends after `response.completed` or
+         *     `response.incomplete`; there is no `[DONE]`.
+         */
+        ResponseEventStream: string;
+        /** Deleted response */
+        ResponseDeleted: {
+            id: string;
+            /** @constant */
+            object: "response.deleted";
+            /** @constant */
+            deleted: true;
         };
         /** Text block */
         AnthropicTextBlockParam: {
@@ -997,6 +1429,7 @@ export interface components {
          *       "description": "Fast, inexpensive model for everyday chat and text tasks.",
          *       "endpoints": [
          *         "/v1/chat/completions",
+         *         "/v1/responses",
          *         "/v1/messages",
          *         "/v1/generation/prompt"
          *       ],
@@ -1132,6 +1565,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No response with this id is stored for this key (never stored, stored by another key, deleted, or expired). */
+        ResponseNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The body is not valid, or the model does not offer `/v1/messages` (the image model). */
         AnthropicBadRequest: {
             headers: {
@@ -1218,6 +1660,8 @@ export interface components {
          * @example image-gen
          */
         ImageModelQuery: string;
+        /** @description The `id` of a response this key created with `store` true. */
+        ResponseId: string;
         /**
          * @description The Anthropic API version the client speaks. Optional, and accepted with any value (the SDKs send
          *     `2023-06-01` or `2026-10-21`): the gateway answers the same either way (decision D27).
@@ -1438,6 +1882,105 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createResponse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResponseRequest"];
+            };
+        };
+        responses: {
+            /**
+             * @description The response: `application/json` when `stream` is false or absent, `text/event-stream` when `stream`
+             *     is true.
+             */
+            200: {
+                headers: {
+                    "x-gateway-multiplier": components["headers"]["x-gateway-multiplier"];
+                    "x-gateway-billed-tokens": components["headers"]["x-gateway-billed-tokens"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                    "text/event-stream": components["schemas"]["ResponseEventStream"];
+                };
+            };
+            /** @description The body is not valid, the model does not offer `/v1/responses`, or `previous_response_id` names nothing this key stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getResponse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of a response this key created with `store` true. */
+                response_id: components["parameters"]["ResponseId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The response, as it was answered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["ResponseNotFound"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteResponse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of a response this key created with `store` true. */
+                response_id: components["parameters"]["ResponseId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseDeleted"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["ResponseNotFound"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -7,6 +7,7 @@ import type { Operation } from '../contract/index.ts';
 import type { Catalogue } from './catalogue.ts';
 import { send, type Exchange, type OutgoingRequest } from './http.ts';
 import { apiKeyHeader, type KeyRing } from './keys.ts';
+import { withLinkedParameters } from './links.ts';
 import type { Profile } from './profiles.ts';
 import type { Violation } from './results.ts';
 import { checkShape, type ShapeOptions } from './shape.ts';
@@ -67,8 +68,19 @@ export class Tester {
 
   constructor(readonly ctx: RunContext) {}
 
-  /** Sends a request to the implementation; every image it returns is booked against the key used. */
+  /**
+   * Sends a request to the implementation; every image it returns is booked against the key used. A path
+   * that names something another operation creates (`{response_id}`) is filled first by calling that
+   * operation with the same key (links.ts); when that fails the check is skipped, saying why.
+   */
   async send(req: OutgoingRequest): Promise<Exchange> {
+    if (/\{\w+\}/.test(req.path)) {
+      const own = keyUsed(req);
+      const key = own !== undefined && this.ctx.keys.tierOf(own) !== undefined ? own : this.ctx.keys.best()?.key;
+      const filled = await withLinkedParameters(this.ctx, req, key, (r) => this.send(r));
+      if (typeof filled === 'string') throw new Skip(filled);
+      req = filled;
+    }
     this.requests++;
     const ex = await send(this.ctx.baseUrl, req, this.ctx.timeoutMs, this.ctx.agent);
     const data = (ex.response?.json as { data?: unknown })?.data;

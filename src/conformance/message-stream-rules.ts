@@ -6,13 +6,10 @@
  * `input_json_delta` for `tool_use`) and closed by `content_block_stop`; one `message_delta` after the last
  * block; `message_stop` last. Returns the message the stream adds up to, for comparison with a JSON answer.
  */
-import { contract, describeErrors } from '../contract/index.ts';
 import type { Tester } from './check.ts';
 import type { Exchange } from './http.ts';
-import { schemaLocation } from './schema.ts';
-import { parseNamedEventStream } from '../client/sse.ts';
+import { readNamedEvents } from './named-events.ts';
 
-const SSE = 'text/event-stream';
 const RULE = 'D27';
 const GRAMMAR = `${RULE}: the event grammar (AnthropicStreamEvent)`;
 
@@ -36,27 +33,8 @@ export interface StreamedMessage {
 }
 
 export function analyseMessageStream(t: Tester, ex: Exchange, eventPointer: string): StreamedMessage | undefined {
-  const res = ex.response!;
-  if (!t.expect(res.contentType?.startsWith(SSE) ?? false, `a streamed answer has content type ${res.contentType}, not ${SSE}`, RULE, ex)) return undefined;
-  const { events: raw, problems } = parseNamedEventStream(res.text);
-  for (const p of problems) t.fail(p, `${RULE}: framing`, ex);
-  const validate = contract.validatorAt(eventPointer);
-  const events: StreamEvent[] = [];
-  let invalid = 0;
-  for (const [i, { event, data }] of raw.entries()) {
-    let parsed: StreamEvent;
-    try {
-      parsed = JSON.parse(data) as StreamEvent;
-    } catch {
-      if (invalid++ < 3) t.fail(`event ${i} is not JSON: ${JSON.stringify(data.slice(0, 120))}`, `${RULE}: framing`, ex);
-      continue;
-    }
-    if (!validate(parsed) && invalid++ < 3) {
-      t.fail(`event ${i}: ${describeErrors(validate.errors)}`, schemaLocation(eventPointer, validate.errors?.[0]?.schemaPath ?? ''), ex);
-    }
-    if (event !== parsed.type && invalid++ < 3) t.fail(`event ${i} is named ${JSON.stringify(event)} but its type is ${JSON.stringify(parsed.type)}`, `${RULE}: framing`, ex);
-    events.push(parsed);
-  }
+  const events = readNamedEvents<StreamEvent>(t, ex, eventPointer, RULE);
+  if (!events) return undefined;
   const flow = events.filter((e) => e.type !== 'ping');
   if (!t.expect(flow.length > 0, 'the stream has no events', GRAMMAR, ex)) return undefined;
   if (flow.some((e) => e.type === 'error')) {

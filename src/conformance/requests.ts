@@ -61,9 +61,10 @@ export function withStreamAccept(t: Tester, req: OutgoingRequest): OutgoingReque
 export function longRequest(t: Tester, op: Operation): OutgoingRequest {
   const base = validRequest(t, op);
   const body: Record<string, unknown> = { ...(base.json as Record<string, unknown>), temperature: 0 };
-  for (const field of ['max_tokens', 'max_completion_tokens', 'stream', 'stream_options']) delete body[field];
+  for (const field of ['max_tokens', 'max_completion_tokens', 'max_output_tokens', 'stream', 'stream_options', 'tools', 'tool_choice', 'text']) delete body[field];
   if (requiredFields(op).includes('max_tokens')) body.max_tokens = ROOMY_MAX_TOKENS;
   if (Array.isArray(body.messages)) body.messages = [{ role: 'user', content: LONG_PROMPT }];
+  else if (body.input !== undefined) body.input = LONG_PROMPT;
   else if (typeof body.prompt === 'string') body.prompt = LONG_PROMPT;
   return { ...base, json: body };
 }

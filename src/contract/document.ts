@@ -47,10 +47,17 @@ export interface MediaTypeObject {
   schema: SchemaObject;
   examples?: Record<string, Ref | { summary?: string; value: unknown }>;
 }
+export interface LinkObject {
+  operationId: string;
+  /** Runtime expressions by parameter name, e.g. `$response.body#/id`. */
+  parameters?: Record<string, string>;
+  description?: string;
+}
 export interface ResponseObject {
   description: string;
   headers?: Record<string, Ref | HeaderObject>;
   content?: Record<string, MediaTypeObject>;
+  links?: Record<string, LinkObject>;
 }
 export interface OperationObject {
   operationId: string;

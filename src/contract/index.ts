@@ -8,6 +8,6 @@ export { contract } from './gateway.ts';
 export { Contract, type Verdict } from './contract.ts';
 export type { OpenApiDocument, OperationObject, ResponseObject, HeaderObject, ParameterObject, SchemaObject, MediaTypeObject, SecuritySchemeObject } from './document.ts';
 export { acceptsScheme, isPublic, documentedResponse, modelEndpoint, type Operation, type HttpMethod } from './operations.ts';
-export { describeErrors, newAjv, withFormats } from './ajv.ts';
+export { compileInline, describeErrors, newAjv, withFormats } from './ajv.ts';
 export { escapePointer, resolveRef, resolvePointer, resolveSchema, followRefs, isRef } from './refs.ts';
 export { tiers, tierRank, dailyImageQuota, type Tier, type KeyTier } from './tiers.ts';

@@ -49,6 +49,19 @@ describe('tagged unions for ajv', () => {
     expect(withDiscriminators(contract.spec).unions).toEqual([
       { pointer: '/components/schemas/UserContent/oneOf/1/items', tag: 'type', values: ['text', 'image_url'] },
       { pointer: '/components/schemas/ChatMessage', tag: 'role', values: ['system', 'user', 'assistant', 'tool'] },
+      { pointer: '/components/schemas/ChatResponseFormat', tag: 'type', values: ['text', 'json_object', 'json_schema'] },
+      { pointer: '/components/schemas/ResponseContentPart', tag: 'type', values: ['input_text', 'input_image', 'output_text', 'refusal', 'input_file'] },
+      { pointer: '/components/schemas/ResponseTextFormat', tag: 'type', values: ['text', 'json_schema', 'json_object'] },
+      { pointer: '/components/schemas/ResponseOutputItem', tag: 'type', values: ['message', 'function_call'] },
+      {
+        pointer: '/components/schemas/ResponseStreamEvent',
+        tag: 'type',
+        values: [
+          'response.created', 'response.in_progress', 'response.completed', 'response.incomplete', 'response.output_item.added',
+          'response.output_item.done', 'response.content_part.added', 'response.content_part.done', 'response.output_text.delta',
+          'response.output_text.done', 'response.function_call_arguments.delta', 'response.function_call_arguments.done', 'error',
+        ],
+      },
       { pointer: '/components/schemas/AnthropicToolResultBlockParam/properties/content/oneOf/1/items', tag: 'type', values: ['text', 'image'] },
       {
         pointer: '/components/schemas/AnthropicContentBlockParam',

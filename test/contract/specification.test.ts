@@ -27,6 +27,10 @@ describe('the five operations of the specification', () => {
       // Rule 6 of Authentication: Anthropic's protocol, with its own error shape (decision D27).
       createMessage: ['200', '400', '401', '403', '404', '413', '429', '500', '503'],
       countMessageTokens: ['200', '400', '401', '403', '404', '413', '429', '500', '503'],
+      // What today's OpenAI clients speak (decision D29).
+      createResponse: ['200', '400', '401', '403', '404', '413', '500', '503'],
+      getResponse: ['200', '401', '404', '500', '503'],
+      deleteResponse: ['200', '401', '404', '500', '503'],
     };
     const anthropic = new Set(['createMessage', 'countMessageTokens']);
     const ops = contract.operations.filter((o) => o.path.startsWith('/v1/'));
@@ -75,8 +79,8 @@ describe('messages quoted by the specification', () => {
 });
 
 describe('security as the specification says', () => {
-  it('accepts x-api-key everywhere, and Bearer on chat completions and the Anthropic operations only', () => {
-    const bearer = ['createChatCompletion', 'createMessage', 'countMessageTokens'];
+  it('accepts x-api-key everywhere, and Bearer on chat completions, Responses and the Anthropic operations only', () => {
+    const bearer = ['createChatCompletion', 'createResponse', 'getResponse', 'deleteResponse', 'createMessage', 'countMessageTokens'];
     for (const op of contract.operations.filter((o) => o.path.startsWith('/v1/'))) {
       expect(acceptsScheme(op, 'ApiKeyHeader'), op.operationId).toBe(true);
       expect(acceptsScheme(op, 'BearerAuth'), op.operationId).toBe(bearer.includes(op.operationId));

@@ -28,6 +28,7 @@ export const KNOWN_KEYS = ['sk-demo-starter', 'sk-demo-economy', 'sk-demo-pro', 
 const CHAT = '/v1/chat/completions';
 const MESSAGES = '/v1/messages';
 const COUNT_TOKENS = '/v1/messages/count_tokens';
+const RESPONSES = '/v1/responses';
 
 function pathOf(request: ProxiedRequest): string {
   return request.url.split('?')[0]!;
@@ -121,6 +122,64 @@ function models(exchange: Exchange): Promise<Array<{ id: string; endpoints: stri
 }
 
 export const faults: Record<string, FaultDefinition> = {
+  'responses-store-ignored': {
+    breaks: 'store: false keeps nothing (D29)',
+    proxy: {
+      request: ({ request }) => {
+        if (pathOf(request) === RESPONSES) editBody(request, (body) => void delete body.store);
+      },
+    },
+  },
+  'responses-visible-to-other-keys': {
+    breaks: 'a stored response is private to its key (D29)',
+    server: (store) => {
+      const owners = new Map<string, string>();
+      return {
+        store: {
+          ...store,
+          saveResponse: (record, expireBefore) => {
+            owners.set(record.id, record.keyId);
+            store.saveResponse(record, expireBefore);
+          },
+          findResponse: (id, keyId) => store.findResponse(id, owners.get(id) ?? keyId),
+          deleteResponse: (id, keyId) => store.deleteResponse(id, owners.get(id) ?? keyId),
+        },
+      };
+    },
+  },
+  'responses-sequence-gap': {
+    breaks: 'sequence_number rises by one (D29)',
+    proxy: {
+      stream: eachEvent((event, i) => {
+        const data = messageEventOf(event) as { sequence_number?: number } | undefined;
+        if (i < 3 || typeof data?.sequence_number !== 'number') return [event.frame];
+        data.sequence_number += 1;
+        return [event.frame.replace(/^data: .*$/m, `data: ${JSON.stringify(data)}`)];
+      }),
+    },
+  },
+  'responses-incomplete-as-completed': {
+    breaks: 'max_output_tokens ends a response incomplete (D29)',
+    proxy: {
+      response: (response, { request }) =>
+        pathOf(request) === RESPONSES && response.status === 200 &&
+        editAnswer(response, (body) => {
+          if (body.status !== 'incomplete') return;
+          body.status = 'completed';
+          body.incomplete_details = null;
+        }),
+    },
+  },
+  'structured-output-ignored': {
+    breaks: 'structured output is JSON valid against the schema (D29)',
+    proxy: {
+      request: ({ request }) =>
+        editBody(request, (body) => {
+          delete body.response_format;
+          if ((body.text as { format?: { type?: unknown } } | undefined)?.format?.type === 'json_schema') delete body.text;
+        }),
+    },
+  },
   'messages-error-shape': {
     breaks: "Anthropic's error shape on the Messages operations (D27)",
     proxy: {

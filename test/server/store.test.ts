@@ -75,3 +75,41 @@ describe('both stores', () => {
     }
   });
 });
+
+describe('stored responses (D29)', () => {
+  it.each(['memory', 'sqlite'])('keep a response for its key only, forget it when deleted or expired (%s)', (kind) => {
+    const path = join(dir, 'responses.sqlite');
+    const store = createStore(kind === 'memory' ? 'memory' : path);
+    const record = (id: string, createdAt: string) => ({ id, keyId: 'key-a', createdAt, response: { id, output: [] }, items: [{ role: 'user', content: 'Hi' }] });
+    try {
+      store.saveResponse(record('resp_old', '2026-10-01T00:00:00.000Z'), '2026-09-01T00:00:00.000Z');
+      store.saveResponse(record('resp_new', '2026-11-20T00:00:00.000Z'), '2026-09-01T00:00:00.000Z');
+      expect(store.findResponse('resp_new', 'key-a')).toEqual(record('resp_new', '2026-11-20T00:00:00.000Z'));
+      expect(store.findResponse('resp_new', 'key-b')).toBeUndefined();
+      expect(store.deleteResponse('resp_new', 'key-b')).toBe(false);
+      // Saving expires what was created before the cut-off.
+      store.saveResponse(record('resp_latest', '2026-11-25T00:00:00.000Z'), '2026-10-26T00:00:00.000Z');
+      expect(store.findResponse('resp_old', 'key-a')).toBeUndefined();
+      expect(store.deleteResponse('resp_new', 'key-a')).toBe(true);
+      expect(store.findResponse('resp_new', 'key-a')).toBeUndefined();
+      // A copy: changing what was returned changes nothing kept.
+      (store.findResponse('resp_latest', 'key-a')!.items as unknown[]).push('changed');
+      expect(store.findResponse('resp_latest', 'key-a')!.items).toHaveLength(1);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('survive a restart of the SQLite store', () => {
+    const path = join(dir, 'responses-restart.sqlite');
+    const first = createStore(path);
+    first.saveResponse({ id: 'resp_kept', keyId: 'key-a', createdAt: new Date().toISOString(), response: { id: 'resp_kept' }, items: [] }, '2000-01-01T00:00:00.000Z');
+    first.close();
+    const second = createStore(path);
+    try {
+      expect(second.findResponse('resp_kept', 'key-a')?.response).toEqual({ id: 'resp_kept' });
+    } finally {
+      second.close();
+    }
+  });
+});

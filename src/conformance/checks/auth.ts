@@ -7,7 +7,8 @@
 import { acceptsScheme, isPublic, type Operation } from '../../contract/index.ts';
 import { checkedOperations } from '../scope.ts';
 import type { Check, Tester } from '../check.ts';
-import { apiKeyHeader, bearerSchemeName } from '../keys.ts';
+import { apiKeyHeader, bearerSchemeName, keyHeaders } from '../keys.ts';
+import { linkTo, withLinkedParameters } from '../links.ts';
 import { expectSuccess, expectUnauthorized, SPEC } from '../expectations.ts';
 import { validRequest } from '../requests.ts';
 
@@ -18,7 +19,20 @@ export function authChecks(): Check[] {
   return checkedOperations.flatMap((op) => [
     ...(isPublic(op) ? publicChecks(op) : protectedChecks(op)),
     ...(op.parameters.some((p) => p.in === 'header' && p.name === 'anthropic-version') ? [anthropicVersions(op)] : []),
+    ...(linkTo(op) ? [otherKeys(op)] : []),
   ]);
+}
+
+/** D29: what one key stored, another key cannot reach: 404, as if it did not exist. */
+function otherKeys(op: Operation): Check {
+  return check(op, 'other-key', "another key's stored response → 404, as for one that does not exist", { stateful: true }, async (t) => {
+    const [owner, other] = [t.ctx.keys.best(), t.ctx.keys.keys.find((k) => k.key !== t.ctx.keys.best()?.key)];
+    if (!owner || !other) return t.skip('needs two keys (--key tier=sk-… twice)');
+    const req = await withLinkedParameters(t.ctx, validRequest(t, op), owner.key, (r) => t.send(r));
+    if (typeof req === 'string') return t.skip(req);
+    const ex = await t.send({ ...req, headers: { ...req.headers, ...keyHeaders(other.key) } });
+    if (t.status(ex, 404, 'D29: stored responses are private to their key')) t.shape(op, ex);
+  });
 }
 
 /** The versions Anthropic's SDKs send: 0.x and Claude Code, then 1.x. */

@@ -4,9 +4,12 @@
  * `finish_reason: length` when the answer was cut). The chat endpoint is the one the specification
  * describes; the same rules on the prompt endpoint are reference decisions (D1). An operation that counts
  * tokens for another (`x-model-endpoint`, Anthropic's `count_tokens`) answers exactly the `input_tokens` the
- * same request is billed there (D27).
+ * same request is billed there (D27). The Responses API (D29): `max_output_tokens` ends a response
+ * `incomplete`; structured output (`text.format`, and chat's `response_format`) is JSON valid against the
+ * schema; a response sent with `store: false` cannot be read, nor one deleted.
  */
-import { modelEndpoint, type Operation } from '../../contract/index.ts';
+import { compileInline, contract, describeErrors, modelEndpoint, type Operation } from '../../contract/index.ts';
+import { linkTo, withLinkedParameters } from '../links.ts';
 import { checkedOperations } from '../scope.ts';
 import type { Check, Tester } from '../check.ts';
 import type { Exchange, OutgoingRequest } from '../http.ts';
@@ -18,7 +21,7 @@ import { longRequest, validRequest, withBody } from '../requests.ts';
 const CHAT = 'createChatCompletion';
 
 export function behaviourChecks(): Check[] {
-  return checkedOperations.flatMap((op) => {
+  return [...checkedOperations.flatMap(storedChecks), ...checkedOperations.flatMap((op) => {
     const counted = modelEndpoint(op) === op.path ? undefined : checkedOperations.find((o) => o.path === modelEndpoint(op) && o.method === op.method);
     if (counted) return [countMatchesUsage(op, counted)];
     const body = op.raw.requestBody?.content['application/json']?.schema;
@@ -30,8 +33,10 @@ export function behaviourChecks(): Check[] {
       checks.push(temperatureBounds(op, temperature.minimum, temperature.maximum, reference));
     }
     if (propertySchema(body, 'max_tokens')) checks.push(...maxTokens(op, reference));
+    if (propertySchema(body, 'max_output_tokens')) checks.push(maxOutputTokens(op));
+    if (propertySchema(body, 'text') || propertySchema(body, 'response_format')) checks.push(structuredOutput(op));
     return checks;
-  });
+  })];
 }
 
 function temperatureBounds(op: Operation, min: number, max: number, reference: boolean): Check {
@@ -115,4 +120,109 @@ function countMatchesUsage(op: Operation, target: Operation): Check {
       t.expect(got === expected, `count_tokens says ${got}, the answer's usage.input_tokens is ${expected}`, 'D27: count_tokens answers the input_tokens billed', answered);
     },
   };
+}
+
+/** A JSON Schema the structured-output check asks for (chat's `response_format` has no example of its own). */
+const CITY_SCHEMA = {
+  type: 'object',
+  properties: { name: { type: 'string' }, country: { type: 'string' }, best_months: { type: 'array', items: { type: 'string' }, minItems: 1 } },
+  required: ['name', 'country', 'best_months'],
+  additionalProperties: false,
+};
+
+function maxOutputTokens(op: Operation): Check {
+  return {
+    id: `${op.operationId}/behaviour/max-output-tokens`,
+    operationId: op.operationId,
+    family: 'behaviour',
+    title: 'max_output_tokens below the natural length → status incomplete, incomplete_details.reason max_output_tokens',
+    stateful: true,
+    async run(t) {
+      const base = withBody(longRequest(t, op), { store: false });
+      const full = await t.send(base);
+      if (!expectSuccess(t, op, full, 'D29', 'without max_output_tokens')) return;
+      const natural = completionTokens(full);
+      if (natural === undefined || natural < 4) return t.skip(`the unrestricted answer has ${natural} output tokens; nothing to cut`);
+      const limit = Math.floor(natural / 2);
+      const cut = await t.send(withBody(base, { max_output_tokens: limit }));
+      if (!expectSuccess(t, op, cut, 'D29', `max_output_tokens ${limit}`)) return;
+      const json = cut.response?.json as { status?: unknown; incomplete_details?: { reason?: unknown } | null; usage?: { output_tokens?: unknown } };
+      t.expect(typeof json.usage?.output_tokens === 'number' && json.usage.output_tokens <= limit, `max_output_tokens ${limit} gave ${json.usage?.output_tokens} output tokens`, 'D29: max_output_tokens', cut);
+      t.expect(json.status === 'incomplete' && json.incomplete_details?.reason === 'max_output_tokens', `a response cut by max_output_tokens has status ${JSON.stringify(json.status)} and incomplete_details ${JSON.stringify(json.incomplete_details)}`, 'D29: max_output_tokens', cut);
+    },
+  };
+}
+
+function structuredOutput(op: Operation): Check {
+  const responses = op.raw.requestBody?.content['application/json']?.schema !== undefined && !!propertySchema(op.raw.requestBody!.content['application/json']!.schema!, 'text');
+  return {
+    id: `${op.operationId}/behaviour/structured-output`,
+    operationId: op.operationId,
+    family: 'behaviour',
+    title: responses ? 'text.format json_schema → output text is JSON valid against the schema' : 'response_format json_schema → content is JSON valid against the schema',
+    stateful: true,
+    async run(t) {
+      const format = responses
+        ? { text: { format: { type: 'json_schema', name: 'city', strict: true, schema: CITY_SCHEMA } }, store: false }
+        : { response_format: { type: 'json_schema', json_schema: { name: 'city', strict: true, schema: CITY_SCHEMA } } };
+      const ex = await t.send(withBody(validRequest(t, op), { ...format, input: 'Describe a city I could visit in spring.', ...(responses ? {} : { messages: [{ role: 'user', content: 'Describe a city I could visit in spring.' }] }) }));
+      if (!expectSuccess(t, op, ex, 'D29', 'a structured request')) return;
+      const text = responses
+        ? ((ex.response?.json as { output?: Array<{ type?: string; content?: Array<{ text?: string }> }> }).output ?? []).filter((i) => i.type === 'message').flatMap((i) => i.content ?? []).map((c) => c.text).join('')
+        : textOf(ex);
+      let value: unknown;
+      try {
+        value = JSON.parse(String(text));
+      } catch {
+        t.fail(`the output is not JSON: ${JSON.stringify(String(text).slice(0, 120))}`, 'D29: structured output', ex);
+        return;
+      }
+      const validate = compileInline(CITY_SCHEMA);
+      t.expect(validate(value) === true, `the output does not validate against the schema: ${describeErrors(validate.errors)}`, 'D29: structured output', ex);
+    },
+  };
+}
+
+/** Checks on an operation that reads what another creates (a stored response): not kept with store false, gone once deleted. */
+function storedChecks(op: Operation): Check[] {
+  const link = linkTo(op);
+  if (!link || op.method !== 'get') return [];
+  const remover = contract.operations.find((o) => o.path === op.path && o.method === 'delete');
+  const checks: Check[] = [
+    {
+      id: `${op.operationId}/behaviour/not-stored`,
+      operationId: op.operationId,
+      family: 'behaviour',
+      title: `made with store: false → ${op.method.toUpperCase()} ${op.path} answers 404`,
+      stateful: true,
+      async run(t) {
+        const base = validRequest(t, op);
+        const req = await withLinkedParameters(t.ctx, base, t.ctx.keys.best()?.key, (r) => t.send(r), { store: false });
+        if (typeof req === 'string') return t.skip(req);
+        const ex = await t.send(req);
+        if (t.status(ex, 404, 'D29: store false keeps nothing')) t.shape(op, ex);
+      },
+    },
+  ];
+  if (remover) {
+    checks.push({
+      id: `${op.operationId}/behaviour/deleted`,
+      operationId: op.operationId,
+      family: 'behaviour',
+      title: `after DELETE ${op.path} → ${op.method.toUpperCase()} answers 404, and a second DELETE too`,
+      stateful: true,
+      async run(t) {
+        const base = validRequest(t, op);
+        const req = await withLinkedParameters(t.ctx, base, t.ctx.keys.best()?.key, (r) => t.send(r));
+        if (typeof req === 'string') return t.skip(req);
+        const deleted = await t.send({ ...req, method: 'DELETE' });
+        if (!expectSuccess(t, remover, deleted, 'D29', 'the delete')) return;
+        const after = await t.send(req);
+        if (t.status(after, 404, 'D29: a deleted response is gone', 'read after delete')) t.shape(op, after);
+        const again = await t.send({ ...req, method: 'DELETE' });
+        if (t.status(again, 404, 'D29: a deleted response is gone', 'second delete')) t.shape(remover, again);
+      },
+    });
+  }
+  return checks;
 }

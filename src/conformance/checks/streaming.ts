@@ -2,8 +2,9 @@
  * Streamed answers. OpenAI's framing (D17): `text/event-stream`, data-only events each valid against the
  * chunk schema (the stream schema's `contentSchema`), the role in the first delta, `finish_reason` on the
  * last content chunk, the usage chunk only with `stream_options.include_usage`, `data: [DONE]` last.
- * Anthropic's (D27), for the operations whose events are `AnthropicStreamEvent`: named events in their
- * grammar (message-stream-rules.ts). In the full profile, both reassemble to the non-streamed answer of the
+ * Anthropic's (D27), for the operations whose events are `AnthropicStreamEvent`, and OpenAI's Responses
+ * (D29), for those whose events are `ResponseStreamEvent`: named events in their grammar
+ * (message-stream-rules.ts, response-stream-rules.ts). In the full profile, both reassemble to the non-streamed answer of the
  * same request, tool calls included.
  */
 import { contract, escapePointer, type Operation } from '../../contract/index.ts';
@@ -15,6 +16,7 @@ import { checkedOperations } from '../scope.ts';
 import { parseEventStream } from '../../client/sse.ts';
 import { analyseStream } from '../stream-rules.ts';
 import { analyseMessageStream, type StreamedMessage } from '../message-stream-rules.ts';
+import { analyseResponseStream } from '../response-stream-rules.ts';
 import { canonicalJson } from '../../lib/canonical-json.ts';
 import { completionTokens, expectSuccess, finishReason, textOf } from '../expectations.ts';
 import { longRequest, validRequest, withBody, withStreamAccept } from '../requests.ts';
@@ -34,6 +36,8 @@ function chunkSchemaPointer(op: Operation): string | undefined {
 
 /** The event schema of Anthropic's streams. */
 const ANTHROPIC_EVENTS = '/components/schemas/AnthropicStreamEvent';
+/** The event schema of the Responses API's streams. */
+const RESPONSE_EVENTS = '/components/schemas/ResponseStreamEvent';
 
 type CheckMaker = (slug: string, title: string, extra: Partial<Check>, run: (t: Tester) => Promise<void>) => Check;
 
@@ -45,6 +49,7 @@ export function streamingChecks(): Check[] {
       id: `${op.operationId}/streaming/${slug}`, operationId: op.operationId, family: 'streaming', title, ...extra, run,
     });
     if (chunkPointer === ANTHROPIC_EVENTS) return messageStreamChecks(op, check);
+    if (chunkPointer === RESPONSE_EVENTS) return responseStreamChecks(op, check);
     return [
       check('with-usage', 'stream with include_usage → SSE, valid chunks, role first, finish_reason last, usage chunk, [DONE] last', {}, async (t) => {
         const req = streamRequest(t, op, true);
@@ -122,6 +127,51 @@ function messageStreamChecks(op: Operation, check: CheckMaker): Check[] {
       const streamedCalls = message.blocks.flatMap((b) => (b.type === 'tool_use' ? [{ name: b.name, input: b.input }] : []));
       const expected = calls.map((b) => ({ name: b.name, input: b.input }));
       t.expect(canonicalJson(streamedCalls) === canonicalJson(expected), `the stream's tool calls ${JSON.stringify(streamedCalls).slice(0, 200)} differ from the non-streamed ${JSON.stringify(expected).slice(0, 200)}`, 'D27: input_json_delta pieces concatenate to the tool input', ex);
+    }),
+  ];
+}
+
+/** The Responses API's stream (D29): the grammar, and the same response as the JSON answer. */
+function responseStreamChecks(op: Operation, check: CheckMaker): Check[] {
+  const RULE29 = 'D29';
+  const streamed = (t: Tester, req: OutgoingRequest) => t.send(withStreamAccept(t, withBody(req, { stream: true })));
+  const outputOf = (response: unknown) =>
+    ((response as { output?: Array<Record<string, unknown>> } | undefined)?.output ?? []).map((item) =>
+      item.type === 'message' ? { type: 'message', text: (item.content as Array<{ text?: string }>).map((c) => c.text).join('') } : { type: item.type, name: item.name, arguments: item.arguments });
+  const same = (t: Tester, whole: Exchange, ex: Exchange, final: unknown) => {
+    const [a, b] = [outputOf(final), outputOf(whole.response?.json)];
+    t.expect(canonicalJson(a) === canonicalJson(b), `the stream's output ${JSON.stringify(a).slice(0, 200)} differs from the non-streamed ${JSON.stringify(b).slice(0, 200)}`, 'D29: the deltas add up exactly to the final response', ex);
+    const usage = (r: unknown) => (r as { usage?: { output_tokens?: unknown } } | undefined)?.usage?.output_tokens;
+    t.expect(usage(final) === usage(whole.response?.json), `the stream reports ${usage(final)} output tokens, the non-streamed answer ${usage(whole.response?.json)}`, RULE29, ex);
+  };
+  return [
+    check('grammar', 'stream → named events with rising sequence_number: created, in_progress, items added / deltas / done, completed', {}, async (t) => {
+      const examples = requestExamples(op);
+      const example = examples.find((e) => e.body?.stream === true) ?? examples[0];
+      const ex = await streamed(t, validRequest(t, op, example));
+      if (expectSuccess(t, op, ex, RULE29, 'a streamed request')) analyseResponseStream(t, ex, RESPONSE_EVENTS);
+    }),
+    check('reassembly', 'text deltas reassemble to the non-streamed response, with its usage (temperature 0)', { reference: true, stateful: true }, async (t) => {
+      const plain = withBody(longRequest(t, op), { store: false });
+      const whole = await t.send(plain);
+      if (!expectSuccess(t, op, whole, RULE29, 'the non-streamed request')) return;
+      const ex = await streamed(t, plain);
+      if (!expectSuccess(t, op, ex, RULE29, 'the streamed request')) return;
+      const result = analyseResponseStream(t, ex, RESPONSE_EVENTS);
+      if (result) same(t, whole, ex, result.response);
+    }),
+    check('function-call', 'a function call streamed: the argument deltas add up to the non-streamed arguments', { reference: true, stateful: true }, async (t) => {
+      const example = requestExamples(op).find((e) => Array.isArray(e.body?.tools) && typeof e.body?.input === 'string');
+      if (!example) return t.skip('the contract has no request example with tools and a string input');
+      const plain = withBody(validRequest(t, op, example), { temperature: 0, tool_choice: 'required', store: false });
+      const whole = await t.send(plain);
+      if (!expectSuccess(t, op, whole, RULE29, 'the non-streamed request')) return;
+      const calls = outputOf(whole.response?.json).filter((i) => i.type === 'function_call');
+      if (!t.expect(calls.length > 0, 'tool_choice required gave no function_call item', 'D29: tool_choice required', whole)) return;
+      const ex = await streamed(t, plain);
+      if (!expectSuccess(t, op, ex, RULE29, 'the streamed request')) return;
+      const result = analyseResponseStream(t, ex, RESPONSE_EVENTS);
+      if (result) same(t, whole, ex, result.response);
     }),
   ];
 }

@@ -4,7 +4,7 @@
  */
 import type { components } from '../../../generated/schema.d.ts';
 import { modelFor } from '../domain/catalogue.ts';
-import type { ChatAnswer } from '../domain/engine/text/index.ts';
+import type { ChatAnswer, ResponseFormat } from '../domain/engine/text/index.ts';
 import { billingHeaders } from '../http/responses.ts';
 import { sendEvents, type SseEvent } from '../http/sse.ts';
 import { newId } from '../ids.ts';
@@ -28,6 +28,7 @@ export const createChatCompletion: Handler = async (request, reply, { services, 
     tools: body.tools,
     toolChoice: body.tool_choice,
     parallelToolCalls: body.parallel_tool_calls ?? true,
+    responseFormat: responseFormatOf(body.response_format),
   });
   const usage: Usage = {
     prompt_tokens: answer.promptTokens,
@@ -63,6 +64,13 @@ export const createChatCompletion: Handler = async (request, reply, { services, 
   };
   return reply.send(completion);
 };
+
+/** `response_format` in the engine's terms (decision D29). */
+function responseFormatOf(format: ChatRequest['response_format']): ResponseFormat | undefined {
+  if (format?.type === 'json_schema') return { type: 'json_schema', name: format.json_schema.name, schema: format.json_schema.schema };
+  if (format?.type === 'json_object') return { type: 'json_object' };
+  return undefined;
+}
 
 /**
  * The answer as `chat.completion.chunk` events: the role first, one token per content delta (or per piece

@@ -8,8 +8,11 @@ import { createChatCompletion } from './createChatCompletion.ts';
 import { createDashboardSession } from './createDashboardSession.ts';
 import { createImage } from './createImage.ts';
 import { createMessage } from './createMessage.ts';
+import { createResponse } from './createResponse.ts';
 import { createTextCompletion } from './createTextCompletion.ts';
 import { deleteDashboardSession } from './deleteDashboardSession.ts';
+import { deleteResponse } from './deleteResponse.ts';
+import { getResponse } from './getResponse.ts';
 import { editImage } from './editImage.ts';
 import { countMessageTokens } from './countMessageTokens.ts';
 import { listApiKeys } from './listApiKeys.ts';
@@ -19,6 +22,9 @@ import { revokeApiKey } from './revokeApiKey.ts';
 export const handlers: Record<string, Handler> = {
   createTextCompletion,
   createChatCompletion,
+  createResponse,
+  getResponse,
+  deleteResponse,
   createMessage,
   countMessageTokens,
   createImage,

@@ -1,11 +1,13 @@
 /** The in-memory store (`GATEWAY_STORE=memory`): everything is lost when the process ends. */
-import type { ApiKeyRecord, NewApiKey, Reservation, Store } from './types.ts';
+import type { ApiKeyRecord, NewApiKey, Reservation, Store, StoredResponse } from './types.ts';
 
 export function createMemoryStore(): Store {
   const keys = new Map<string, ApiKeyRecord & { hash: string }>();
   const byHash = new Map<string, string>();
   const usage = new Map<string, number>();
   const usageKey = (keyId: string, day: string) => `${keyId}\u0000${day}`;
+  /** In the order they were saved, which is the order of their creation: expiry stops at the first kept. */
+  const responses = new Map<string, StoredResponse>();
   // A copy without the hash, field by field: every authenticated request looks its key up, and a rest
   // pattern plus a spread copies through V8's slow path (about 1% of the model listing's time).
   const strip = (r: ApiKeyRecord & { hash: string }): ApiKeyRecord => ({
@@ -68,6 +70,21 @@ export function createMemoryStore(): Store {
     releaseImages(keyId, day, n) {
       const k = usageKey(keyId, day);
       usage.set(k, Math.max(0, (usage.get(k) ?? 0) - n));
+    },
+    saveResponse(record, expireBefore) {
+      for (const [id, kept] of responses) {
+        if (kept.createdAt >= expireBefore) break;
+        responses.delete(id);
+      }
+      // A copy, as the SQLite store keeps JSON: a caller changing its object later changes nothing here.
+      responses.set(record.id, structuredClone(record));
+    },
+    findResponse(id, keyId) {
+      const kept = responses.get(id);
+      return kept && kept.keyId === keyId ? structuredClone(kept) : undefined;
+    },
+    deleteResponse(id, keyId) {
+      return responses.get(id)?.keyId === keyId && responses.delete(id);
     },
     close() {},
   };

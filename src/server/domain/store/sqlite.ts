@@ -6,7 +6,7 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { ApiKeyRecord, NewApiKey, Reservation, Store } from './types.ts';
+import type { ApiKeyRecord, NewApiKey, Reservation, Store, StoredResponse } from './types.ts';
 
 interface KeyRow {
   id: string;
@@ -37,6 +37,14 @@ const schema = `
     used INTEGER NOT NULL,
     PRIMARY KEY (key_id, day)
   );
+  CREATE TABLE IF NOT EXISTS responses (
+    id TEXT PRIMARY KEY,
+    key_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    response TEXT NOT NULL,
+    items TEXT NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS responses_created_at ON responses (created_at);
 `;
 
 function toRecord(row: KeyRow): ApiKeyRecord {
@@ -83,6 +91,17 @@ export function createSqliteStore(path: string): Store {
     return { granted, used: used.get(keyId, day)?.used ?? 0 };
   });
 
+  const insertResponse = db.prepare('INSERT OR REPLACE INTO responses (id, key_id, created_at, response, items) VALUES (?, ?, ?, ?, ?)');
+  const expireResponses = db.prepare('DELETE FROM responses WHERE created_at < ?');
+  const responseById = db.prepare<[string, string], { id: string; key_id: string; created_at: string; response: string; items: string }>(
+    'SELECT id, key_id, created_at, response, items FROM responses WHERE id = ? AND key_id = ?',
+  );
+  const removeResponse = db.prepare('DELETE FROM responses WHERE id = ? AND key_id = ?');
+  const saveResponse = db.transaction((r: StoredResponse, expireBefore: string) => {
+    expireResponses.run(expireBefore);
+    insertResponse.run(r.id, r.keyId, r.createdAt, JSON.stringify(r.response), JSON.stringify(r.items));
+  });
+
   return {
     createKey(key: NewApiKey) {
       insertKey.run(key.id, key.name, key.tier, key.prefix, key.hash, key.demo ? 1 : 0, key.createdAt ?? new Date().toISOString());
@@ -109,6 +128,16 @@ export function createSqliteStore(path: string): Store {
     },
     releaseImages(keyId, day, n) {
       release.run(n, keyId, day);
+    },
+    saveResponse(record, expireBefore) {
+      saveResponse.immediate(record, expireBefore);
+    },
+    findResponse(id, keyId) {
+      const row = responseById.get(id, keyId);
+      return row && { id: row.id, keyId: row.key_id, createdAt: row.created_at, response: JSON.parse(row.response), items: JSON.parse(row.items) };
+    },
+    deleteResponse(id, keyId) {
+      return removeResponse.run(id, keyId).changes === 1;
     },
     close() {
       db.close();

@@ -1,6 +1,6 @@
 /**
- * The one interface behind which the server keeps its state: API keys (stored as hashes) and daily image
- * usage. Two implementations: SQLite (default, survives restarts) and memory (tests, quick mocks).
+ * The one interface behind which the server keeps its state: API keys (stored as hashes), daily image
+ * usage, and stored responses of the Responses API. Two implementations: SQLite (default, survives restarts) and memory (tests, quick mocks).
  * Every method is synchronous, so within one process each call is atomic: no two requests can interleave
  * inside `reserveImages`, which keeps the quota exact under concurrency.
  */
@@ -36,6 +36,18 @@ export interface Reservation {
   used: number;
 }
 
+/** A response kept for its key (decision D29). */
+export interface StoredResponse {
+  id: string;
+  keyId: string;
+  /** ISO 8601. */
+  createdAt: string;
+  /** The response object as it was answered. */
+  response: unknown;
+  /** The conversation a continuation starts from: the input items (its predecessors' included) and its output. */
+  items: unknown[];
+}
+
 export interface Store {
   /** Adds a key; when a key with the same hash exists it is returned unchanged (demo keys at every start). */
   createKey(key: NewApiKey): ApiKeyRecord;
@@ -50,5 +62,11 @@ export interface Store {
   reserveImages(keyId: string, day: string, n: number, limit: number): Reservation;
   /** Gives back images that were reserved but not produced. */
   releaseImages(keyId: string, day: string, n: number): void;
+  /** Keeps a response, and forgets every response created before `expireBefore` (ISO 8601). */
+  saveResponse(record: StoredResponse, expireBefore: string): void;
+  /** A response of this key, or undefined (another key's response is not found either). */
+  findResponse(id: string, keyId: string): StoredResponse | undefined;
+  /** Deletes a response of this key; false when there is none. */
+  deleteResponse(id: string, keyId: string): boolean;
   close(): void;
 }

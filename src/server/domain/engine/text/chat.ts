@@ -26,7 +26,12 @@ export interface ChatRequest {
   parallelToolCalls?: boolean | null;
   /** Texts that end a text answer just before the first of them it contains (Anthropic's `stop_sequences`). */
   stopSequences?: readonly string[];
+  /** The form of a text answer: prose (the default), a JSON object, or JSON valid against a schema. */
+  responseFormat?: ResponseFormat;
 }
+
+/** Structured output (decision D29): chat's `response_format` and the Responses API's `text.format`. */
+export type ResponseFormat = { type: 'text' } | { type: 'json_object' } | { type: 'json_schema'; name: string; schema?: unknown };
 
 export interface ChatToolCall {
   id: string;
@@ -62,6 +67,8 @@ function read(request: ChatRequest): Reading {
   const functions: FunctionDefinition[] = (request.tools ?? []).map((tool) => tool.function as FunctionDefinition);
   checkTextSize(textSize(views, functions));
   for (const fn of functions) if (fn.parameters !== undefined) checkToolSchema(fn.name, fn.parameters);
+  const format = request.responseFormat;
+  if (format?.type === 'json_schema' && format.schema !== undefined) checkToolSchema(format.name, format.schema, `The json_schema '${format.name}'`);
   return { views, functions, promptTokens: countPromptTokens(views, functions) };
 }
 
@@ -114,7 +121,15 @@ function lastUserImages(views: readonly MessageView[]): number {
 /** The seeds of a chat answer: everything in the request that shapes it (see seed.ts). */
 function chatSeeds(request: ChatRequest): Seeds {
   const parallel = request.parallelToolCalls ?? true;
-  const content = { model: request.model, messages: request.messages, tools: request.tools, choice: request.toolChoice, parallel };
+  const content = {
+    model: request.model,
+    messages: request.messages,
+    tools: request.tools,
+    choice: request.toolChoice,
+    parallel,
+    // Only when asked for, so that the answers to every other request keep their seeds.
+    ...(request.responseFormat && request.responseFormat.type !== 'text' && { format: request.responseFormat }),
+  };
   return seedsOf({ content, temperature: request.temperature, seed: request.seed });
 }
 
@@ -179,10 +194,16 @@ export function answerChat(request: ChatRequest): ChatAnswer {
   if (calls.length > 0) return toolCallAnswer(calls, subject, request, seeds.tools, promptTokens);
 
   const rng = new Rng(seeds.text);
+  const prose = () =>
+    lastRole === 'tool' ? composeToolAnswer(trailingToolResults(views), subject, rng) : composeAnswer(subject, rng, lastUserImages(views));
+  const format = request.responseFormat;
+  // Structured output: the same value generator as tool arguments, so the JSON validates against the schema.
   const text =
-    lastRole === 'tool'
-      ? composeToolAnswer(trailingToolResults(views), subject, rng)
-      : composeAnswer(subject, rng, lastUserImages(views));
+    format?.type === 'json_schema'
+      ? JSON.stringify(generateArguments(format.schema ?? { type: 'object' }, { subject, rng, tool: format.name }))
+      : format?.type === 'json_object'
+        ? JSON.stringify({ answer: prose() })
+        : prose();
   // A stop sequence ends the text where it would begin; max_tokens may end it sooner.
   const stopped = cutAtStop(text, request.stopSequences);
   const limited = limitTokens(stopped.text, request.maxTokens ?? null);

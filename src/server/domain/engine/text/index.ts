@@ -3,7 +3,7 @@
  * continuations and token counts. The server handles HTTP, ids and streaming; this module only decides
  * what the model says. The same request (and `seed`) always gives the same answer.
  */
-export { answerChat, countChatTokens, type ChatAnswer, type ChatRequest, type ChatToolCall } from './chat.ts';
+export { answerChat, countChatTokens, type ChatAnswer, type ChatRequest, type ChatToolCall, type ResponseFormat } from './chat.ts';
 export { completePrompt, type PromptAnswer, type PromptRequest } from './prompt.ts';
 export { countTokens } from './tokens.ts';
 export { TextEngineError } from './errors.ts';

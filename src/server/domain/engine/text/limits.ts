@@ -49,9 +49,9 @@ export function checkTextSize(characters: number): void {
  * @example
  * checkToolSchema('get_weather', { type: 'object', properties: { city: { type: 'string' } } }); // fine
  */
-export function checkToolSchema(tool: string, parameters: unknown): void {
-  const refuse = (what: string): never => {
-    throw new TextEngineError(`The parameters schema of tool '${tool}' ${what} (decision D22).`);
+export function checkToolSchema(tool: string, parameters: unknown, what = `The parameters schema of tool '${tool}'`): void {
+  const refuse = (problem: string): never => {
+    throw new TextEngineError(`${what} ${problem} (decision D22).`);
   };
   const size = JSON.stringify(parameters)?.length ?? 0;
   if (size > toolLimits.characters) refuse(`is ${number(size)} characters long as JSON; the limit is ${number(toolLimits.characters)}`);
