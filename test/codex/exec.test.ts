@@ -1,0 +1,97 @@
+// Codex CLI, the real client (`@openai/codex`, pinned), which speaks only the Responses API: a provider with
+// `wire_api = "responses"` pointed at the gateway's `{base_url}/v1`, the key in an environment variable, as
+// the README configures it. It runs headless (`codex exec`) in a read-only sandbox, with a CODEX_HOME and a
+// working folder of its own, and no traffic but to the gateway.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { root } from '../examples/run.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
+import { startFaultProxy, type FaultProxy } from '../mutation/proxy.ts';
+
+const codex = join(root, 'node_modules', '.bin', 'codex');
+
+let server: TestServer;
+/** Codex talks to the server through a proxy that records what it sends and changes nothing. */
+let recorder: FaultProxy;
+const seen: Array<{ path: string; body: Record<string, unknown> }> = [];
+beforeAll(async () => {
+  server = await startServer();
+  recorder = await startFaultProxy({
+    target: server.baseUrl,
+    fault: { request: ({ request }) => void seen.push({ path: `${request.method} ${request.url}`, body: request.body.length > 0 ? JSON.parse(request.body.toString('utf8')) : {} }) },
+  });
+});
+afterAll(async () => {
+  await recorder.close();
+  await server.close();
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+async function runCodex(prompt: string, options: { model?: string; key: string }): Promise<Run> {
+  const home = await mkdtemp(join(tmpdir(), 'gateway-codex-home-'));
+  const work = await mkdtemp(join(tmpdir(), 'gateway-codex-work-'));
+  // The provider as the README gives it; no retries, so that a refusal is reported at once.
+  await writeFile(
+    join(home, 'config.toml'),
+    [
+      `model = "${options.model ?? 'gpt-4o-mini'}"`,
+      'model_provider = "gateway"',
+      '',
+      '[model_providers.gateway]',
+      'name = "AI Model Gateway"',
+      `base_url = "${recorder.baseUrl}/v1"`,
+      'env_key = "GATEWAY_KEY"',
+      'wire_api = "responses"',
+      'request_max_retries = 0',
+      'stream_max_retries = 0',
+      '',
+    ].join('\n'),
+  );
+  try {
+    return await new Promise<Run>((resolve) => {
+      execFile(
+        codex,
+        ['exec', '--skip-git-repo-check', '--sandbox', 'read-only', prompt],
+        { cwd: work, timeout: 60_000, env: { PATH: process.env.PATH ?? '', HOME: home, CODEX_HOME: home, GATEWAY_KEY: options.key } },
+        (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      ).stdin?.end();
+    });
+  } finally {
+    await rm(home, { recursive: true, force: true });
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+describe('Codex CLI exec', () => {
+  it('answers through POST /v1/responses, streamed, with the tools and fields Codex sends', async () => {
+    seen.length = 0;
+    const run = await runCodex('What is the capital of France?', { key: 'sk-demo-starter' });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/capital of France/);
+    const sent = seen.find((r) => r.path === 'POST /v1/responses')!;
+    expect(sent.body).toMatchObject({ model: 'gpt-4o-mini', stream: true, store: false });
+    // What it sends that the gateway does not act on is accepted, never a 400.
+    const types = new Set((sent.body.tools as Array<{ type: string }>).map((t) => t.type));
+    expect(types.has('function')).toBe(true);
+    expect([...types].some((t) => t !== 'function')).toBe(true);
+    expect(sent.body).toHaveProperty('reasoning');
+    expect(sent.body).toHaveProperty('include');
+  });
+
+  it('reports the gateway message for a wrong key and for a model the gateway does not have', async () => {
+    const wrongKey = await runCodex('Hello', { key: 'sk-not-a-key' });
+    expect(wrongKey.stdout + wrongKey.stderr).toMatch(/401.*Invalid API Key\./);
+    expect(wrongKey.code).not.toBe(0);
+    const unknown = await runCodex('Hello', { key: 'sk-demo-starter', model: 'gpt-9' });
+    expect(unknown.stdout + unknown.stderr).toMatch(/Model 'gpt-9' does not exist/);
+    expect(unknown.code).not.toBe(0);
+  });
+});
