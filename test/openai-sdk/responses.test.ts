@@ -111,6 +111,19 @@ describe('openai SDK: responses', () => {
     expect(JSON.parse(object.choices[0]!.message.content!)).toEqual({ answer: expect.any(String) });
   });
 
+  it('counts an input_image as the chat endpoint counts an image part, and reads developer messages', async () => {
+    const { openai } = openaiFor(server.baseUrl);
+    const pixel = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';
+    const text = { type: 'input_text' as const, text: 'What is in this picture?' };
+    const withImage = await openai.responses.create({ model: 'gpt-4o-mini', store: false, input: [{ role: 'user', content: [text, { type: 'input_image', image_url: pixel, detail: 'low' }] }] });
+    const without = await openai.responses.create({ model: 'gpt-4o-mini', store: false, input: [{ role: 'user', content: [text] }] });
+    expect(withImage.usage!.input_tokens - without.usage!.input_tokens).toBe(85);
+    const developer = await openai.responses.create({ model: 'gpt-4o-mini', store: false, input: [{ role: 'developer', content: 'Be brief.' }, { role: 'user', content: 'Hi' }] });
+    const instructions = await openai.responses.create({ model: 'gpt-4o-mini', store: false, instructions: 'Be brief.', input: 'Hi' });
+    expect(developer.usage!.input_tokens).toBe(instructions.usage!.input_tokens);
+    expect(developer.output_text).toBe(instructions.output_text);
+  });
+
   it('ends incomplete at max_output_tokens', async () => {
     const { openai } = openaiFor(server.baseUrl);
     const response = await openai.responses.create({ model: 'gpt-4o-mini', input: 'Tell me a long story about the sea.', max_output_tokens: 5, store: false });
