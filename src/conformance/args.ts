@@ -22,18 +22,24 @@ Options:
                          createImage/errors/too-large, or a family, or an operationId)
   --seed N               seed of the generated invalid requests (default 1)
   --timeout MS           per request (default 30000)
-  --junit FILE           also write JUnit XML
+  --strict               a skipped check fails the run too (for CI that must check everything)
+  --junit FILE           also write JUnit XML (missing folders are created)
   --json FILE            also write the report as JSON
+  --list                 list the checks (id, profiles, what each verifies) and exit; needs no server
   --quiet                no progress lines
+  --version              the suite's version and the contract's
   --help                 this text
 
-Exit status: 0 conforms, 1 a violation was found, 2 usage error or server unreachable.`;
+Exit status: 0 conforms, 1 a violation was found (or, with --strict, a check was skipped), 2 usage error,
+server unreachable or not the gateway, or no check ran.`;
 
 export interface CliOptions extends ConformanceOptions {
   junit?: string;
   json?: string;
   quiet: boolean;
   help: boolean;
+  list: boolean;
+  version: boolean;
 }
 
 /**
@@ -59,16 +65,20 @@ export function parseCli(argv: string[]): CliOptions {
         junit: { type: 'string' },
         json: { type: 'string' },
         quiet: { type: 'boolean' },
+        strict: { type: 'boolean' },
+        list: { type: 'boolean' },
+        version: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
-  if (values.help) return { baseUrl: '', help: true, quiet: true };
-  if (!values['base-url']) throw new UsageError('--base-url is required');
   const profile = values.profile ?? 'core';
   if (!isProfileName(profile)) throw new UsageError(`--profile must be core, full or mock, not '${profile}'`);
+  const asked = { help: values.help ?? false, list: values.list ?? false, version: values.version ?? false };
+  if (asked.help || asked.list || asked.version) return { baseUrl: values['base-url'] ?? '', profile, quiet: true, ...asked };
+  if (!values['base-url']) throw new UsageError('--base-url is required');
   const keys: Partial<Record<KeyTier, string>> = {};
   for (const pair of values.key ?? []) {
     const match = /^([a-z]+)=(.+)$/.exec(pair);
@@ -90,7 +100,10 @@ export function parseCli(argv: string[]): CliOptions {
     ...(values.junit ? { junit: values.junit } : {}),
     ...(values.json ? { json: values.json } : {}),
     quiet: values.quiet ?? false,
+    strict: values.strict ?? false,
     help: false,
+    list: false,
+    version: false,
   };
 }
 

@@ -3,6 +3,10 @@
  * (the tier rule, the image model rule) instead of assuming the reference implementation's catalogue.
  */
 import { tierRank, type Tier } from '../contract/index.ts';
+import { checkedOperations, isImageOperation } from './scope.ts';
+
+/** The paths that make images (their success is an `ImageResult`): the image model is the model that offers them. */
+const imagePaths = checkedOperations.filter(isImageOperation).map((op) => op.path);
 
 export interface CatalogueModel {
   id: string;
@@ -39,9 +43,12 @@ export class Catalogue {
     return this.models.filter((m) => m.endpoints.includes(path));
   }
 
-  /** The image model: the one whose category is `Image` (the specification's `image-gen`). */
+  /**
+   * The image model as the contract defines it: the model whose `endpoints` include the operations that
+   * answer with images (the specification's `image-gen`), whatever its name or label.
+   */
   imageModel(): CatalogueModel | undefined {
-    return this.models.find((m) => m.category.toLowerCase() === 'image');
+    return this.models.find((m) => m.endpoints.some((e) => imagePaths.includes(e)));
   }
 
   /**

@@ -2,13 +2,27 @@
  * `gateway-conformance` / `npm run conformance -- …`: runs the suite against a server, prints the report,
  * writes the files asked for, and exits 0 (conforms), 1 (violations) or 2 (usage, unreachable).
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { contract } from '../contract/index.ts';
+import { packageFile } from '../package-root.ts';
 import { parseCli, USAGE } from './args.ts';
-import { formatProgress, formatReport } from './report/console.ts';
+import { formatList, formatProgress, formatReport } from './report/console.ts';
 import { toJson } from './report/json.ts';
 import { toJunit } from './report/junit.ts';
 import { conforms } from './results.ts';
-import { runConformance, UnreachableError, UsageError } from './run.ts';
+import { listChecks, runConformance, UnreachableError, UsageError } from './run.ts';
+
+/** Writes a report file, creating the folders it goes in. */
+function writeReport(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+function version(): string {
+  const own = (JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string }).version;
+  return `gateway-conformance ${own}, contract "${contract.spec.info.title}" ${contract.spec.info.version}`;
+}
 
 /** Where the command writes: stdout and stderr, or a test's capture. */
 export interface Output {
@@ -28,6 +42,14 @@ export async function main(argv: string[], out: Output = process.stdout, err: Ou
       out.write(`${USAGE}\n`);
       return 0;
     }
+    if (options.version) {
+      out.write(`${version()}\n`);
+      return 0;
+    }
+    if (options.list) {
+      out.write(formatList(listChecks()));
+      return 0;
+    }
     const report = await runConformance({
       ...options,
       ...(options.quiet
@@ -35,9 +57,15 @@ export async function main(argv: string[], out: Output = process.stdout, err: Ou
         : { onProgress: ({ index, total, result }) => result && err.write(`${formatProgress(index, total, result)}\n`) }),
     });
     out.write(formatReport(report, { color: Boolean(out.isTTY) && !process.env.NO_COLOR }));
-    if (options.junit) writeFileSync(options.junit, toJunit(report));
-    if (options.json) writeFileSync(options.json, toJson(report));
-    return conforms(report) ? 0 : 1;
+    if (options.junit) writeReport(options.junit, toJunit(report));
+    if (options.json) writeReport(options.json, toJson(report));
+    const { passed, failed, skipped } = report.summary;
+    if (passed + failed === 0) {
+      err.write(`gateway-conformance: no check ran (all ${skipped} were skipped; the summary above says why and what to pass).\n`);
+      return 2;
+    }
+    if (!conforms(report)) return 1;
+    return options.strict && skipped > 0 ? 1 : 0;
   } catch (e) {
     if (e instanceof UsageError) {
       err.write(`gateway-conformance: ${e.message}\n\n${USAGE}\n`);

@@ -6,7 +6,7 @@ import { contract, type KeyTier } from '../contract/index.ts';
 import { Catalogue } from './catalogue.ts';
 import { ImageLedger, Skip, Tester, type Check, type RunContext } from './check.ts';
 import { createAgent, send } from './http.ts';
-import { KeyRing, keyTiers } from './keys.ts';
+import { keyHeaders, KeyRing, keyTiers } from './keys.ts';
 import { planChecks, selected, skipReason } from './plan.ts';
 import { isProfileName, profiles, type ProfileName } from './profiles.ts';
 import type { CheckResult, Report } from './results.ts';
@@ -29,13 +29,15 @@ export interface ConformanceOptions {
   timeoutMs?: number;
   /** Stop at the first failing check (the rest are not run). */
   stopOnFailure?: boolean;
+  /** A skipped check counts as a failure (for CI that must check everything). */
+  strict?: boolean;
   /** Called when a check starts (result undefined) and when it ends. */
   onProgress?: (event: { check: Check; index: number; total: number; result?: CheckResult }) => void;
 }
 
 /** A problem with the options themselves (exit code 2). */
 export class UsageError extends Error {}
-/** The implementation could not be reached (exit code 2). */
+/** The implementation could not be reached, or what answers is not the gateway (exit code 2). */
 export class UnreachableError extends Error {}
 
 /** A key for a stateless mock, which accepts any non-empty key. */
@@ -60,7 +62,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   const timeoutMs = options.timeoutMs ?? 30_000;
   const started = Date.now();
 
-  const catalogue = await readCatalogue(baseUrl, timeoutMs);
+  const catalogue = await readCatalogue(baseUrl, timeoutMs, keys.best()?.key);
   const agent = createAgent(baseUrl);
   const ctx: RunContext = { baseUrl, profile, keys, seed, catalogue, ledger: new ImageLedger(), timeoutMs, agent };
   try {
@@ -73,7 +75,14 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
 async function runChecks(ctx: RunContext, options: ConformanceOptions, started: number): Promise<Report> {
   const only = options.only ?? [];
   const left = options.skip ?? [];
-  const checks = planChecks(ctx).filter((c) => selected(c, only) && !(left.length > 0 && selected(c, left)));
+  const planned = planChecks(ctx);
+  for (const [flag, names] of [['--only', only], ['--skip', left]] as const) {
+    const unknown = names.filter((name) => !planned.some((c) => selected(c, [name])));
+    if (unknown.length > 0) {
+      throw new UsageError(`${flag} ${unknown.map((n) => `'${n}'`).join(', ')}: no check has this id, operationId or family in this run (--list shows them)`);
+    }
+  }
+  const checks = planned.filter((c) => selected(c, only) && !(left.length > 0 && selected(c, left)));
   if (checks.length === 0) throw new UsageError(`--only ${only.join(',')} ${left.length ? `--skip ${left.join(',')} ` : ''}selects no check`);
 
   const results: CheckResult[] = [];
@@ -99,6 +108,28 @@ async function runChecks(ctx: RunContext, options: ConformanceOptions, started: 
   };
 }
 
+/** A check as `--list` shows it: its id, the profiles that run it, and what it verifies. */
+export interface ListedCheck {
+  id: string;
+  profiles: ProfileName[];
+  title: string;
+}
+
+/**
+ * Every check a run could make, without a server: as with a key of every tier and the contract's own
+ * catalogue (the listing example). A real run makes those its keys and the server's listing allow.
+ */
+export function listChecks(): ListedCheck[] {
+  const catalogue = Catalogue.fromListing(contract.spec.components.examples.ListModelsResponseExample?.value);
+  const keys = new KeyRing(Object.fromEntries(keyTiers.map((tier) => [tier, `sk-${tier}`])));
+  const ctx: RunContext = { baseUrl: 'http://localhost', profile: profiles.full, keys, seed: 1, catalogue, ledger: new ImageLedger(), timeoutMs: 0 };
+  return planChecks(ctx).map((check) => ({
+    id: check.id,
+    profiles: (Object.keys(profiles) as ProfileName[]).filter((name) => !skipReason(check, { ...ctx, profile: profiles[name] }, true)),
+    title: check.title,
+  }));
+}
+
 function checkBaseUrl(value: string): string {
   let url: URL;
   try {
@@ -107,15 +138,40 @@ function checkBaseUrl(value: string): string {
     throw new UsageError(`--base-url '${value}' is not a URL`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url '${value}' is not an http(s) URL`);
+  if (/\/v1\/?$/.test(url.pathname)) {
+    const root = `${url.origin}${url.pathname.replace(/\/v1\/?$/, '')}`;
+    throw new UsageError(
+      `--base-url '${value}' ends in /v1, but the suite adds /v1/… to it itself (it would call ${root}/v1/v1/models). ` +
+        `Pass the gateway's root: --base-url ${root}`,
+    );
+  }
   return url.toString().replace(/\/$/, '');
 }
 
-/** Reads the model listing (a public operation), which also proves the server is there. */
-async function readCatalogue(baseUrl: string, timeoutMs: number): Promise<Catalogue> {
+/**
+ * Reads the model listing (a public operation), which also proves that the gateway is what answers: a
+ * server that is not (a static file server, another API, the wrong port) ends the run before any check,
+ * instead of failing every one of them.
+ */
+async function readCatalogue(baseUrl: string, timeoutMs: number, key: string | undefined): Promise<Catalogue> {
   const listing = contract.getOperation('listModels');
-  const ex = await send(baseUrl, { method: listing.method, path: listing.path }, Math.min(timeoutMs, 10_000));
+  const read = (headers: Record<string, string>) => send(baseUrl, { method: listing.method, path: listing.path, headers }, Math.min(timeoutMs, 10_000));
+  let ex = await read({});
   if (!ex.response) throw new UnreachableError(`cannot reach ${baseUrl}: ${ex.error}`);
-  return Catalogue.fromListing(ex.response.json);
+  // A listing that wrongly asks for a key is a violation for the checks to report; the catalogue is read with one.
+  if (ex.response.status === 401 && key !== undefined) ex = await read(keyHeaders(key));
+  const { status, contentType, json } = ex.response ?? { status: 0, contentType: null, json: undefined };
+  // Only what says "this is a gateway": a listing with a `models` array. Whether it conforms (its status,
+  // its fields) is for the checks to report, as violations.
+  if (status < 200 || status >= 300 || !Array.isArray((json as { models?: unknown } | undefined)?.models)) {
+    const answer = `${status} ${contentType ?? 'without a content type'}${status >= 200 && status < 300 ? ' without a "models" array' : ''}`;
+    throw new UnreachableError(
+      `${baseUrl} does not look like the gateway: GET ${listing.path} answered ${answer}, where the gateway answers 200 ` +
+        `with its model listing ({"models": [...]}), key or no key. Is --base-url the gateway's root (scheme, host, port, ` +
+        `and any path prefix it is served under)?`,
+    );
+  }
+  return Catalogue.fromListing(json);
 }
 
 async function runCheck(check: Check, ctx: RunContext): Promise<CheckResult> {

@@ -36,8 +36,8 @@ describe('console report', () => {
   const text = formatReport(report);
 
   it('groups by operation and explains each failure: message, rule, request and answer', () => {
-    expect(text).toMatch(/listModels \(1 checks\)\n {2}✓ no key → success/);
-    expect(text).toContain('createChatCompletion (1 checks, 1 failed)');
+    expect(text).toMatch(/listModels \(1 check\)\n {2}✓ no key → success \[listModels\/auth\/no-key\]/);
+    expect(text).toContain('createChatCompletion (1 check, 1 failed)');
     expect(text).toContain('without a key: expected status 401, got 200');
     expect(text).toContain('rule: specification: Authentication');
     expect(text).toContain('→ POST http://127.0.0.1:8080/v1/chat/completions');
@@ -45,7 +45,8 @@ describe('console report', () => {
     expect(text).toContain('x-gateway-multiplier: 0.5');
     expect(text).not.toContain('date: today');
     expect(text).toContain('more characters)');
-    expect(text).toContain('- quota (skipped: run with --destructive)');
+    expect(text).toContain('- quota [createImage/quota/starter] (skipped: run with --destructive)');
+    expect(text).toContain('Skipped\n  1 check: run with --destructive → pass --destructive, with keys whose quota is fresh today');
     expect(text).toContain('1 passed, 1 failed, 1 skipped — 2 requests in 1.2 s');
   });
 
@@ -57,7 +58,7 @@ describe('console report', () => {
   });
 
   it('prints one progress line per check', () => {
-    expect(formatProgress(0, 12, report.results[1]!)).toBe('[ 1/12] ✗ createChatCompletion › no key → 401 <Invalid API Key.>');
+    expect(formatProgress(0, 12, report.results[1]!)).toBe('[ 1/12] ✗ createChatCompletion/auth/no-key › no key → 401 <Invalid API Key.>');
   });
 });
 
@@ -67,7 +68,7 @@ describe('JUnit report', () => {
   it('has one suite per operation and one case per check', () => {
     expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="gateway-conformance \(full\) http:\/\/127.0.0.1:8080" tests="3" failures="1" skipped="1"/);
     expect(xml.match(/<testsuite /g)).toHaveLength(3);
-    expect(xml).toContain('<testcase classname="conformance.createChatCompletion" name="auth: no key → 401 &lt;Invalid API Key.&gt;"');
+    expect(xml).toContain('<testcase classname="conformance.createChatCompletion" name="createChatCompletion/auth/no-key: no key → 401 &lt;Invalid API Key.&gt;"');
     expect(xml).toContain('<failure message="without a key: expected status 401, got 200" type="specification: Authentication">');
     expect(xml).toContain('<skipped message="run with --destructive"/>');
     expect(xml).not.toContain('sk-demo-ultimate');

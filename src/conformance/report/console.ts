@@ -1,5 +1,6 @@
 /** The readable report: one block per operation, each failure with its rule and exchange. */
 import { groupByOperation, type CheckResult, type Report } from '../results.ts';
+import type { ListedCheck } from '../run.ts';
 import { formatExchange } from './exchange.ts';
 
 export interface ConsoleStyle {
@@ -27,20 +28,52 @@ export function formatReport(report: Report, style: ConsoleStyle = { color: fals
   ];
   for (const [operationId, results] of groupByOperation(report.results)) {
     const failed = results.filter((r) => r.outcome === 'failed').length;
-    out.push(bold(operationId) + dim(` (${results.length} checks${failed ? `, ${failed} failed` : ''})`));
+    out.push(bold(operationId) + dim(` (${plural(results.length, 'check')}${failed ? `, ${failed} failed` : ''})`));
     for (const r of results) out.push(...formatResult(r, { red, green, dim }));
     out.push('');
   }
   const { passed, failed, skipped, requests } = report.summary;
-  const line = `${passed} passed, ${failed} failed, ${skipped} skipped — ${requests} requests in ${(report.durationMs / 1000).toFixed(1)} s`;
+  const skips = skipSummary(report.results);
+  if (skips.length > 0) out.push(bold('Skipped'), ...skips, '');
+  const line = `${passed} passed, ${failed} failed, ${skipped} skipped — ${plural(requests, 'request')} in ${(report.durationMs / 1000).toFixed(1)} s`;
   out.push(failed > 0 ? red(`✗ ${line}`) : green(`✓ ${line}`));
   return `${out.join('\n')}\n`;
 }
 
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** What to pass to run the checks a reason skipped, when something can be passed. */
+function hint(reason: string): string | undefined {
+  if (/no key given|needs two keys/.test(reason)) return 'pass --key TIER=KEY, one per tier (starter, economy, pro, ultimate)';
+  if (/--destructive/.test(reason)) return 'pass --destructive, with keys whose quota is fresh today';
+  if (/full profile/.test(reason)) return 'pass --profile full';
+  return undefined;
+}
+
+/** The skipped checks, one line per reason with their number and what to pass to run them. */
+function skipSummary(results: readonly CheckResult[]): string[] {
+  const byReason = new Map<string, number>();
+  for (const r of results) if (r.outcome === 'skipped') byReason.set(r.reason ?? '', (byReason.get(r.reason ?? '') ?? 0) + 1);
+  return [...byReason].sort((a, b) => b[1] - a[1]).map(([reason, n]) => {
+    const todo = hint(reason);
+    return `  ${plural(n, 'check')}: ${reason}${todo ? ` → ${todo}` : ''}`;
+  });
+}
+
+/** `--list`: every check with its id, the profiles that run it, and what it verifies. */
+export function formatList(checks: readonly ListedCheck[]): string {
+  const width = Math.max(...checks.map((c) => c.id.length));
+  const lines = checks.map((c) => `${c.id.padEnd(width)}  ${c.profiles.join(',').padEnd(14)}  ${c.title}`);
+  return `${lines.join('\n')}\n\n${plural(checks.length, 'check')} (as with a key of every tier; a run makes those its keys and the server's listing allow)\n`;
+}
+
 function formatResult(r: CheckResult, c: Record<'red' | 'green' | 'dim', (s: string) => string>): string[] {
-  if (r.outcome === 'passed') return [`  ${c.green(MARK.passed)} ${r.title}`];
-  if (r.outcome === 'skipped') return [c.dim(`  ${MARK.skipped} ${r.title} (skipped: ${r.reason})`)];
-  const lines = [`  ${c.red(MARK.failed)} ${r.title}`];
+  const id = c.dim(`[${r.id}]`);
+  if (r.outcome === 'passed') return [`  ${c.green(MARK.passed)} ${r.title} ${id}`];
+  if (r.outcome === 'skipped') return [c.dim(`  ${MARK.skipped} ${r.title} [${r.id}] (skipped: ${r.reason})`)];
+  const lines = [`  ${c.red(MARK.failed)} ${r.title} ${id}`];
   for (const v of r.violations) {
     lines.push(`      ${c.red(v.message)}`, c.dim(`      rule: ${v.rule}`));
     if (v.exchange) lines.push(...formatExchange(v.exchange, 600).map((l) => c.dim(`        ${l}`)));
@@ -51,5 +84,5 @@ function formatResult(r: CheckResult, c: Record<'red' | 'green' | 'dim', (s: str
 /** One progress line per finished check, for a terminal or a CI log. */
 export function formatProgress(index: number, total: number, result: CheckResult): string {
   const width = String(total).length;
-  return `[${String(index + 1).padStart(width)}/${total}] ${MARK[result.outcome]} ${result.operationId} › ${result.title}`;
+  return `[${String(index + 1).padStart(width)}/${total}] ${MARK[result.outcome]} ${result.id} › ${result.title}`;
 }

@@ -10,7 +10,7 @@ export function toJunit(report: Report): string {
   const suites: string[] = [];
   for (const [operationId, results] of groupByOperation(report.results)) {
     const cases = results.map((r) => {
-      const open = `    <testcase classname="${esc(`conformance.${operationId}`)}" name="${esc(`${r.family}: ${r.title}`)}" time="${(r.durationMs / 1000).toFixed(3)}"`;
+      const open = `    <testcase classname="${esc(`conformance.${operationId}`)}" name="${esc(`${r.id}: ${r.title}`)}" time="${(r.durationMs / 1000).toFixed(3)}"`;
       if (r.outcome === 'passed') return `${open}/>`;
       if (r.outcome === 'skipped') return `${open}>\n      <skipped message="${esc(r.reason ?? '')}"/>\n    </testcase>`;
       const text = r.violations
