@@ -41,9 +41,29 @@ export interface RunContext {
   agent?: Agent;
 }
 
-/** Images each key has been given during this run, per path, so the quota checks know what remains. */
+/**
+ * Images each key has been given during this run, per path, and what the server last said remains for it
+ * (`x-ratelimit-remaining-images`, when it sends the header): checks that need images plan from the
+ * server's own figure, so a key used earlier the same day is not taken for a quota bug.
+ */
 export class ImageLedger {
   private readonly spent = new Map<string, Map<string, number>>();
+  private readonly told = new Map<string, number>();
+
+  /** Records the server's own count of what remains today for a key. */
+  learn(key: string, remaining: number): void {
+    this.told.set(key, remaining);
+  }
+
+  /** Images left today for the key: the server's last figure, else the tier's quota less what this run was given. */
+  left(key: string, quota: number): number {
+    return this.told.get(key) ?? Math.max(0, quota - this.of(key));
+  }
+
+  /** Whether the server has told what remains for the key. */
+  knows(key: string): boolean {
+    return this.told.has(key);
+  }
 
   add(key: string, images: number, path: string): void {
     const byPath = this.spent.get(key) ?? new Map<string, number>();
@@ -59,6 +79,9 @@ export class ImageLedger {
   }
 }
 
+/** The header in which an implementation may say how many images a key has left today (a reference decision). */
+const REMAINING_IMAGES = 'x-ratelimit-remaining-images';
+
 /** Thrown by `t.skip` to end a check as skipped. */
 export class Skip extends Error {}
 
@@ -66,7 +89,15 @@ export class Tester {
   readonly violations: Violation[] = [];
   requests = 0;
 
-  constructor(readonly ctx: RunContext) {}
+  /**
+   * @param spendsQuotaOnPurpose a quota check: a 429 for the daily quota is what it looks for. For any other
+   * check, an image request refused because the key's day is used up (the server says so) ends the check as
+   * skipped with the server's figure, never as a violation.
+   */
+  constructor(
+    readonly ctx: RunContext,
+    private readonly spendsQuotaOnPurpose = false,
+  ) {}
 
   /**
    * Sends a request to the implementation; every image it returns is booked against the key used. A path
@@ -84,9 +115,15 @@ export class Tester {
     this.requests++;
     const ex = await send(this.ctx.baseUrl, req, this.ctx.timeoutMs, this.ctx.agent);
     const data = (ex.response?.json as { data?: unknown })?.data;
-    if (ex.response && ex.response.status < 300 && Array.isArray(data)) {
-      const key = keyUsed(req);
-      if (key) this.ctx.ledger.add(key, data.filter((d) => typeof (d as { b64_json?: unknown })?.b64_json === 'string').length, req.path);
+    const key = keyUsed(req);
+    if (key && ex.response && ex.response.status < 300 && Array.isArray(data)) {
+      this.ctx.ledger.add(key, data.filter((d) => typeof (d as { b64_json?: unknown })?.b64_json === 'string').length, req.path);
+    }
+    const remaining = ex.response?.headers[REMAINING_IMAGES];
+    if (key && remaining !== undefined && /^\d+$/.test(remaining)) this.ctx.ledger.learn(key, Number(remaining));
+    const wanted = Number((req.json as { n?: unknown } | undefined)?.n ?? 1);
+    if (!this.spendsQuotaOnPurpose && ex.response?.status === 429 && remaining !== undefined && Number(remaining) < wanted) {
+      throw new Skip(`quota left: ${remaining}, needs ${wanted} (the key's images for today are used up; use a fresh key or wait for the reset)`);
     }
     return ex;
   }

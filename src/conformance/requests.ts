@@ -45,9 +45,10 @@ export function validRequest(
 /** The highest-tier key with at least `images` left today, by the suite's own booking. */
 function keyWithImages(t: Tester, images: number): TierKey {
   if (t.ctx.keys.size === 0) t.skip('no key given (--key tier=sk-…)');
-  const fit = [...t.ctx.keys.keys].reverse().find(({ tier, key }) => dailyImageQuota(tier) - t.ctx.ledger.of(key) >= images);
-  if (!fit) t.skip(`no key given has ${images} images left today`);
-  return fit;
+  const left = t.ctx.keys.keys.map((k) => ({ ...k, left: t.ctx.ledger.left(k.key, dailyImageQuota(k.tier)) }));
+  const fit = [...left].reverse().find((k) => k.left >= images);
+  if (!fit) t.skip(`quota left: ${left.map((k) => `${k.left} (${k.tier})`).join(', ')}, needs ${images}`);
+  return fit!;
 }
 
 /** A stateless mock picks SSE by the `Accept` header; a real server by `stream: true`. */

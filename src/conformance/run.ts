@@ -175,7 +175,7 @@ async function readCatalogue(baseUrl: string, timeoutMs: number, key: string | u
 }
 
 async function runCheck(check: Check, ctx: RunContext): Promise<CheckResult> {
-  const t = new Tester(ctx);
+  const t = new Tester(ctx, check.family === 'quota');
   const started = performance.now();
   let reason: string | undefined;
   try {

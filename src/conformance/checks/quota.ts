@@ -1,9 +1,11 @@
 /**
- * The daily image quota table, per key tier given (destructive: it spends the key's day). The suite books
- * every image it was given, so it knows what remains: it spends exactly that, then expects 429
- * `Daily quota exceeded.` In the full profile also: a request for more than remains fails whole and
- * charges nothing (D5), edits count like generations (D7), and 429 carries `Retry-After` and
- * `x-should-retry: false` (D6). Keys must be fresh for the day.
+ * The daily image quota table, per key tier given (destructive: it spends what is left of the key's day).
+ * What remains is the server's own figure when it gives one (`x-ratelimit-remaining-images`, whose
+ * `x-ratelimit-limit-images` must then be the tier's quota), else the table less what the suite was given
+ * this run: it spends exactly that, then expects 429 `Daily quota exceeded.` A second run the same day
+ * therefore checks the same rule on what is left, instead of taking the morning's use for a bug. In the full
+ * profile also: a request for more than remains fails whole and charges nothing (D5), edits count like
+ * generations (D7), and 429 carries `Retry-After` and `x-should-retry: false` (D6).
  */
 import { dailyImageQuota, type Operation } from '../../contract/index.ts';
 import type { Check, RunContext, Tester } from '../check.ts';
@@ -14,6 +16,8 @@ import { aKey, expectMessage, MESSAGES, SPEC } from '../expectations.ts';
 import { validRequest, withBody } from '../requests.ts';
 
 const RULE = `${SPEC.limits}: daily image count per tier`;
+/** The header in which an implementation may say a key's daily quota (a reference decision). */
+const LIMIT = 'x-ratelimit-limit-images';
 
 export function quotaChecks(ctx: RunContext): Check[] {
   const op = spendingOperation();
@@ -27,15 +31,24 @@ export function quotaChecks(ctx: RunContext): Check[] {
     destructive: true,
     async run(t: Tester) {
       const quota = dailyImageQuota(tier);
-      // Full profile: edits count too (D7). Core: an implementation may leave edits out, so the
-      // remainder lies between the two counts.
-      const generated = t.ctx.ledger.of(key, (p) => p === op.path);
-      const all = t.ctx.ledger.of(key);
-      let remaining = Math.max(0, quota - all);
-      const slack = t.ctx.profile.reference ? 0 : all - generated;
       const base = validRequest(t, op, undefined, { key, tier });
       const request = (n: number) => withBody(base, { n });
       const max = Number(resolve(propertySchema(op.raw.requestBody!.content['application/json']!.schema, 'n')).maximum ?? 10);
+      // The server's figure, when it gives one: learnt from an answer for one image (or the 429 that refuses it).
+      const probe = t.ctx.ledger.knows(key) ? undefined : await t.send(request(1));
+      const told = probe?.response?.headers[LIMIT];
+      if (told !== undefined) t.expect(Number(told) === quota, `${LIMIT} says ${told} for ${aKey(tier)}; the table says ${quota}`, RULE, probe);
+      if (probe && probe.response?.status !== 200 && probe.response?.status !== 429) {
+        t.expect(false, `asking for 1 image gave status ${probe.response?.status}`, RULE, probe);
+        return;
+      }
+      // Full profile: edits count too (D7). Core without the server's figure: an implementation may leave
+      // edits out, so the remainder lies between the two counts.
+      const known = t.ctx.ledger.knows(key);
+      const generated = t.ctx.ledger.of(key, (p) => p === op.path);
+      const all = t.ctx.ledger.of(key);
+      let remaining = t.ctx.ledger.left(key, quota);
+      const slack = known || t.ctx.profile.reference ? 0 : all - generated;
       const spend = async (n: number) => {
         const ex = await t.send(request(n));
         const got = isImageResult(ex.response?.json) ? ex.response!.json.data.length : 0;
