@@ -25,6 +25,7 @@ Options:
   --strict               a skipped check fails the run too (for CI that must check everything)
   --junit FILE           also write JUnit XML (missing folders are created)
   --json FILE            also write the report as JSON
+  --html FILE            also write the report as one self-contained page, failures first
   --list                 list the checks (id, profiles, what each verifies) and exit; needs no server
   --quiet                no progress lines
   --version              the suite's version and the contract's
@@ -36,6 +37,7 @@ server unreachable or not the gateway, or no check ran.`;
 export interface CliOptions extends ConformanceOptions {
   junit?: string;
   json?: string;
+  html?: string;
   quiet: boolean;
   help: boolean;
   list: boolean;
@@ -64,6 +66,7 @@ export function parseCli(argv: string[]): CliOptions {
         timeout: { type: 'string' },
         junit: { type: 'string' },
         json: { type: 'string' },
+        html: { type: 'string' },
         quiet: { type: 'boolean' },
         strict: { type: 'boolean' },
         list: { type: 'boolean' },
@@ -99,6 +102,7 @@ export function parseCli(argv: string[]): CliOptions {
     timeoutMs: integer('--timeout', values.timeout, 30_000),
     ...(values.junit ? { junit: values.junit } : {}),
     ...(values.json ? { json: values.json } : {}),
+    ...(values.html ? { html: values.html } : {}),
     quiet: values.quiet ?? false,
     strict: values.strict ?? false,
     help: false,

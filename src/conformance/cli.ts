@@ -8,6 +8,7 @@ import { contract } from '../contract/index.ts';
 import { packageFile } from '../package-root.ts';
 import { parseCli, USAGE } from './args.ts';
 import { formatList, formatProgress, formatReport } from './report/console.ts';
+import { toHtml } from './report/html.ts';
 import { toJson } from './report/json.ts';
 import { toJunit } from './report/junit.ts';
 import { conforms } from './results.ts';
@@ -59,6 +60,7 @@ export async function main(argv: string[], out: Output = process.stdout, err: Ou
     out.write(formatReport(report, { color: Boolean(out.isTTY) && !process.env.NO_COLOR }));
     if (options.junit) writeReport(options.junit, toJunit(report));
     if (options.json) writeReport(options.json, toJson(report));
+    if (options.html) writeReport(options.html, toHtml(report));
     const { passed, failed, skipped } = report.summary;
     if (passed + failed === 0) {
       err.write(`gateway-conformance: no check ran (all ${skipped} were skipped; the summary above says why and what to pass).\n`);

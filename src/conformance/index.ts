@@ -3,4 +3,5 @@ export { listChecks, runConformance, UnreachableError, UsageError, type Conforma
 export type { CheckResult, Report } from './results.ts';
 export { toJunit } from './report/junit.ts';
 export { toJson } from './report/json.ts';
+export { toHtml } from './report/html.ts';
 export { formatReport } from './report/console.ts';

@@ -29,10 +29,11 @@ describe('the ai-gateway-conformance package', () => {
       const bin = join(project, 'node_modules', '.bin', 'gateway-conformance');
       const version = await run(bin, ['--version'], { cwd: project });
       expect(version.stdout).toMatch(/^gateway-conformance \d+\.\d+\.\d+, contract "AI Model Gateway API"/);
-      const verdict = await run(bin, ['--base-url', server.baseUrl, '--key', 'starter=sk-demo-starter', '--key', 'ultimate=sk-demo-ultimate', '--quiet', '--junit', 'reports/conformance.xml'], { cwd: project });
+      const verdict = await run(bin, ['--base-url', server.baseUrl, '--key', 'starter=sk-demo-starter', '--key', 'ultimate=sk-demo-ultimate', '--quiet', '--junit', 'reports/conformance.xml', '--html', 'reports/conformance.html'], { cwd: project });
       expect(verdict.code, verdict.stdout.slice(-2000)).toBe(0);
       expect(verdict.stdout).toMatch(/✓ \d+ passed, 0 failed/);
       expect(await readFile(join(project, 'reports/conformance.xml'), 'utf8')).toMatch(/<testsuites name="gateway-conformance \(core\)/);
+      expect(await readFile(join(project, 'reports/conformance.html'), 'utf8')).toMatch(/✓ conforms — \d+ passed, 0 failed/);
     } finally {
       await rm(project, { recursive: true, force: true });
     }

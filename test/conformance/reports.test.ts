@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatProgress, formatReport } from '../../src/conformance/report/console.ts';
 import { toJson } from '../../src/conformance/report/json.ts';
+import { toHtml } from '../../src/conformance/report/html.ts';
 import { toJunit } from '../../src/conformance/report/junit.ts';
 import type { Report } from '../../src/conformance/results.ts';
 
@@ -83,5 +84,29 @@ describe('JSON report', () => {
     expect(exchange.request.headers['x-api-key']).toBe('sk-demo…');
     expect(exchange.response.body.length).toBeLessThan(2100);
     expect(JSON.stringify(json)).not.toContain('sk-demo-ultimate');
+  });
+});
+
+describe('HTML report', () => {
+  const html = toHtml(report);
+
+  it('is one page that needs nothing else: no script, no stylesheet or image to fetch', () => {
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).not.toMatch(/<script|<link|<img|src=/i);
+  });
+
+  it('gives the verdict, then the failures first, each with its id, rule, exchange and docs link', () => {
+    expect(html).toContain('✗ 1 failed — 1 passed, 1 failed, 1 skipped');
+    const failures = html.indexOf('<h2>Failures</h2>');
+    expect(failures).toBeGreaterThan(0);
+    expect(failures).toBeLessThan(html.indexOf('<h2>Skipped</h2>'));
+    expect(html.indexOf('<h2>Skipped</h2>')).toBeLessThan(html.indexOf('<h2>Passed</h2>'));
+    expect(html).toContain('<code>createChatCompletion/auth/no-key</code>');
+    expect(html).toContain('rule: <code>specification: Authentication</code>');
+    expect(html).toContain('href="http://127.0.0.1:8080/docs#operation/createChatCompletion"');
+    expect(html).toContain('no key → 401 &#60;Invalid API Key.&#62;');
+    expect(html).toContain('sk-demo…');
+    expect(html).not.toContain('sk-demo-ultimate');
+    expect(html).toContain('— run with --destructive');
   });
 });

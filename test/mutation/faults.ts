@@ -228,6 +228,21 @@ export const faults: Record<string, FaultDefinition> = {
     breaks: 'a required field of the chat completion',
     proxy: { response: (response, { request }) => pathOf(request) === CHAT && response.status === 200 && editAnswer(response, (body) => void delete body.usage) },
   },
+  'prompt-model-query-ignored': {
+    breaks: 'model as a query parameter on the prompt endpoint (D2)',
+    proxy: {
+      request: ({ request }) => {
+        if (pathOf(request) === '/v1/generation/prompt') request.url = request.url.replace(/\?.*$/, '');
+      },
+    },
+  },
+  'created-in-milliseconds': {
+    breaks: 'created is Unix seconds',
+    proxy: {
+      response: (response, { request }) =>
+        pathOf(request) === CHAT && response.status === 200 && editAnswer(response, (body) => void (body.created = Number(body.created) * 1000)),
+    },
+  },
   'chat-created-string': {
     breaks: 'the type of a field (created as a string)',
     proxy: { response: (response, { request }) => pathOf(request) === CHAT && response.status === 200 && editAnswer(response, (body) => void (body.created = String(body.created))) },

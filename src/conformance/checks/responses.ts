@@ -1,6 +1,7 @@
 /**
  * Every operation answers each of the contract's own request examples with a documented success: status,
- * content type, body schema and headers; image answers also hold the `n` images of `size` asked for.
+ * content type, body schema and headers; image answers also hold the `n` images of `size` asked for; and a
+ * timestamp (`created`, `created_at`) is Unix seconds of today, as the specification says, not milliseconds.
  */
 import { checkedOperations, isImageOperation } from '../scope.ts';
 import type { Check } from '../check.ts';
@@ -8,6 +9,13 @@ import { requestExamples } from '../examples.ts';
 import { checkImages, requested } from '../image-results.ts';
 import { expectSuccess } from '../expectations.ts';
 import { validRequest } from '../requests.ts';
+
+const DAY_SECONDS = 24 * 60 * 60;
+
+function describeOffset(seconds: number): string {
+  const days = Math.abs(seconds) / DAY_SECONDS;
+  return days > 3650 ? `${Math.round(days / 365)} years` : `${Math.round(days)} days`;
+}
 
 export function responseChecks(): Check[] {
   return checkedOperations.flatMap((op) =>
@@ -25,7 +33,14 @@ export function responseChecks(): Check[] {
         if (streaming) {
           t.expect(ex.response?.contentType?.startsWith('text/event-stream') ?? false, `asked for stream: true, got ${ex.response?.contentType}`, 'D17', ex);
         }
-        if (t.ctx.profile.stateful) await checkImages(t, op, req.json as Record<string, unknown> | undefined, ex);
+        if (!t.ctx.profile.stateful) return;
+        await checkImages(t, op, req.json as Record<string, unknown> | undefined, ex);
+        const body = ex.response?.json as { created?: unknown; created_at?: unknown } | undefined;
+        const stamp = body?.created ?? body?.created_at;
+        if (typeof stamp === 'number') {
+          const now = Date.now() / 1000;
+          t.expect(Math.abs(stamp - now) < DAY_SECONDS, `the timestamp ${stamp} is ${describeOffset(stamp - now)} from now: not Unix seconds of this moment`, 'specification: created is a Unix timestamp in seconds', ex);
+        }
       },
     })),
   );

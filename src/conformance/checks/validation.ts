@@ -5,14 +5,49 @@
  */
 import { type Operation } from '../../contract/index.ts';
 import { checkedOperations } from '../scope.ts';
-import type { Check, RunContext } from '../check.ts';
+import type { Check, RunContext, Tester } from '../check.ts';
 import { buildRequest, firstExample } from '../examples.ts';
 import { negativeCases } from '../negative.ts';
-import { expectClientError, expectMessage } from '../expectations.ts';
-import { withStreamAccept } from '../requests.ts';
+import { expectClientError, expectMessage, expectSuccess } from '../expectations.ts';
+import { validRequest, withStreamAccept } from '../requests.ts';
+import { propertySchema } from '../schema.ts';
 
 export function validationChecks(ctx: RunContext): Check[] {
-  return checkedOperations.flatMap((op) => casesFor(ctx, op));
+  return checkedOperations.flatMap((op) => [...casesFor(ctx, op), ...modelPlacement(op)]);
+}
+
+/**
+ * D2, where an operation takes `model` both as a query parameter and in its body (the prompt endpoint, whose
+ * two usage forms the specification shows): the query form alone is served (core); neither is a 400, and
+ * two different models are a 400 (reference).
+ */
+function modelPlacement(op: Operation): Check[] {
+  const inQuery = op.parameters.some((p) => p.in === 'query' && p.name === 'model');
+  const body = op.raw.requestBody?.content['application/json']?.schema;
+  if (!inQuery || !body || !propertySchema(body, 'model')) return [];
+  const check = (slug: string, title: string, reference: boolean, run: Check['run']): Check => ({
+    id: `${op.operationId}/validation/${slug}`, operationId: op.operationId, family: 'validation', title, reference, stateful: true, run,
+  });
+  const split = (t: Tester) => {
+    const req = validRequest(t, op);
+    const { model, ...rest } = req.json as Record<string, unknown>;
+    return { req, model: String(model), rest };
+  };
+  return [
+    check('model-in-query', "'model' as a query parameter instead of in the body → success (D2)", false, async (t) => {
+      const { req, model, rest } = split(t);
+      expectSuccess(t, op, await t.send({ ...req, json: rest, query: { ...req.query, model } }), 'D2: model in the query');
+    }),
+    check('model-missing', "no 'model' in the query nor in the body → 400 {error} (D2)", true, async (t) => {
+      const { req, rest } = split(t);
+      expectClientError(t, op, await t.send({ ...req, json: rest }), 400, 'D2: a model is required');
+    }),
+    check('model-conflict', "one 'model' in the query, another in the body → 400 {error} (D2)", true, async (t) => {
+      const { req, model } = split(t);
+      const other = t.ctx.catalogue.offering(op.path).find((m) => m.id !== model)?.id ?? 'conformance-other-model';
+      expectClientError(t, op, await t.send({ ...req, query: { ...req.query, model: other } }), 400, 'D2: the two must agree');
+    }),
+  ];
 }
 
 function casesFor(ctx: RunContext, op: Operation): Check[] {
