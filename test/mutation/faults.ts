@@ -236,6 +236,26 @@ export const faults: Record<string, FaultDefinition> = {
       },
     },
   },
+  'prompt-model-defaulted': {
+    breaks: 'a model is required on the prompt endpoint (D2)',
+    proxy: {
+      request: ({ request }) => {
+        if (pathOf(request) !== '/v1/generation/prompt' || request.url.includes('model=')) return;
+        editBody(request, (body) => void (body.model ??= 'gpt-4o-mini'));
+      },
+    },
+  },
+  'prompt-model-conflict-accepted': {
+    breaks: 'the query and body models must agree (D2)',
+    proxy: {
+      request: ({ request }) => {
+        if (pathOf(request) !== '/v1/generation/prompt' || !request.url.includes('model=')) return;
+        let hasBodyModel = false;
+        editBody(request, (body) => void (hasBodyModel = typeof body.model === 'string'));
+        if (hasBodyModel) request.url = request.url.replace(/\?.*$/, '');
+      },
+    },
+  },
   'created-in-milliseconds': {
     breaks: 'created is Unix seconds',
     proxy: {
