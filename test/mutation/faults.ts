@@ -256,6 +256,15 @@ export const faults: Record<string, FaultDefinition> = {
       },
     },
   },
+  'unsupported-size-served': {
+    breaks: 'an unsupported image size is a 400 naming the supported ones (D12)',
+    proxy: {
+      request: ({ request }) =>
+        editBody(request, (body) => {
+          if (body.size === '300x300') body.size = '256x256';
+        }),
+    },
+  },
   'created-in-milliseconds': {
     breaks: 'created is Unix seconds',
     proxy: {

@@ -8,12 +8,38 @@ import { checkedOperations } from '../scope.ts';
 import type { Check, RunContext, Tester } from '../check.ts';
 import { buildRequest, firstExample } from '../examples.ts';
 import { negativeCases } from '../negative.ts';
-import { expectClientError, expectMessage, expectSuccess } from '../expectations.ts';
-import { validRequest, withStreamAccept } from '../requests.ts';
+import { errorMessage, expectClientError, expectMessage, expectSuccess } from '../expectations.ts';
+import { validRequest, withBody, withStreamAccept } from '../requests.ts';
 import { propertySchema } from '../schema.ts';
 
 export function validationChecks(ctx: RunContext): Check[] {
-  return checkedOperations.flatMap((op) => [...casesFor(ctx, op), ...modelPlacement(op)]);
+  return checkedOperations.flatMap((op) => [...casesFor(ctx, op), ...modelPlacement(op), ...unsupportedSize(op)]);
+}
+
+/**
+ * D12: where the contract lists the sizes the reference supports (`x-reference-sizes`), a well-formed size
+ * outside them answers 400 naming the supported ones (reference; the specification leaves sizes to the model).
+ */
+function unsupportedSize(op: Operation): Check[] {
+  const body = op.raw.requestBody?.content['application/json']?.schema;
+  const size = body && propertySchema(body, 'size');
+  const supported = (size as { 'x-reference-sizes'?: string[] } | undefined)?.['x-reference-sizes'];
+  if (!supported) return [];
+  const odd = ['300x300', '333x333', '1000x1000'].find((s) => !supported.includes(s))!;
+  return [{
+    id: `${op.operationId}/validation/size-unsupported`,
+    operationId: op.operationId,
+    family: 'validation',
+    title: `size ${odd} (well-formed, not supported) → 400 naming ${supported.join(', ')} (D12)`,
+    reference: true,
+    stateful: true,
+    async run(t) {
+      const ex = await t.send(withBody(validRequest(t, op), { size: odd, n: 1 }));
+      if (!expectClientError(t, op, ex, 400, 'D12')) return;
+      const message = errorMessage(ex) ?? '';
+      t.expect(supported.every((s) => message.includes(s)), `the message ${JSON.stringify(message)} does not name every supported size (${supported.join(', ')})`, 'D12', ex);
+    },
+  }];
 }
 
 /**
