@@ -11,11 +11,25 @@
  *   await browser.close();
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { root } from '../../scripts/lib/paths.ts';
 
-export const chromiumPath = '/usr/bin/chromium';
+/** The names a Chromium or Chrome executable goes by on PATH. */
+const BROWSER_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
+
+/**
+ * The browser to drive: `CHROMIUM_PATH` (or `CHROME_PATH`) when set, else the first Chromium or Chrome on
+ * PATH; undefined when there is none.
+ */
+export function findChromium(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const named = env.CHROMIUM_PATH || env.CHROME_PATH;
+  if (named) return named;
+  for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) {
+    for (const name of BROWSER_NAMES) if (existsSync(join(dir, name))) return join(dir, name);
+  }
+  return undefined;
+}
 
 const flags = [
   '--headless',
@@ -27,10 +41,14 @@ const flags = [
 ];
 
 export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(chromiumPath)) {
-    throw new Error(`No Chromium at ${chromiumPath}: install it with \`apt-get install -y chromium\` (CI's .ci/run does).`);
+  const executablePath = findChromium();
+  if (!executablePath || !existsSync(executablePath)) {
+    throw new Error(
+      `The browser tests need Chromium or Chrome, and ${executablePath ? `CHROMIUM_PATH names ${executablePath}, which does not exist` : `none is on PATH (${BROWSER_NAMES.join(', ')})`}. ` +
+        'Install it (Debian: `apt-get install -y chromium`; `.ci/run` does) or set CHROMIUM_PATH to its executable.',
+    );
   }
-  return chromium.launch({ executablePath: chromiumPath, args: flags });
+  return chromium.launch({ executablePath, args: flags });
 }
 
 /** What a page did: every request, those that tried to leave 127.0.0.1, and every error it reported. */
