@@ -29,13 +29,15 @@ curl -sS --fail-with-body "$GATEWAY_URL/v1/generation/prompt?model=gpt-4o-mini" 
 echo
 
 echo '# POST /v1/generation/image (the answer holds base64 PNGs; only its start is shown)'
-curl -sS --fail-with-body "$GATEWAY_URL/v1/generation/image?model=image-gen" \
+# The answer is kept before it is cut: in a pipe, a refused request (a 429 once the day's images are used)
+# would end with cut's status, and the script would carry on as if it had worked.
+answer=$(curl -sS --fail-with-body "$GATEWAY_URL/v1/generation/image?model=image-gen" \
   -H "x-api-key: $GATEWAY_KEY" -H 'content-type: application/json' \
-  -d '{"prompt":"A lighthouse on a cliff at dawn","size":"256x256","n":1}' | cut -c1-120
-echo
+  -d '{"prompt":"A lighthouse on a cliff at dawn","size":"256x256","n":1}') || { echo "$answer"; exit 1; }
+printf '%s\n' "$answer" | cut -c1-120
 
 echo '# POST /v1/generation/image/edit (no mask: a variation of a 1x1 PNG, scaled to 512x512)'
-curl -sS --fail-with-body "$GATEWAY_URL/v1/generation/image/edit" \
+answer=$(curl -sS --fail-with-body "$GATEWAY_URL/v1/generation/image/edit" \
   -H "x-api-key: $GATEWAY_KEY" -H 'content-type: application/json' \
-  -d '{"prompt":"A watercolour version","image":"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC","size":"512x512"}' | cut -c1-120
-echo
+  -d '{"prompt":"A watercolour version","image":"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC","size":"512x512"}') || { echo "$answer"; exit 1; }
+printf '%s\n' "$answer" | cut -c1-120

@@ -69,4 +69,19 @@ describe.concurrent('examples/', () => {
     expect(result.stdout).toContain('"object":"text_completion"');
     expect(result.stdout.match(/"b64_json":"iVBORw0KGgo/g)).toHaveLength(2);
   });
+
+  it("curl.sh: stops with a failure when the key's images for the day are used up", async (context) => {
+    const env = await gateway(context);
+    // The starter key's 3 images of the day, spent before the script runs.
+    const spent = await fetch(`${env.GATEWAY_URL}/v1/generation/image?model=image-gen`, {
+      method: 'POST',
+      headers: { 'x-api-key': 'sk-demo-starter', 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: 'x', size: '256x256', n: 3 }),
+    });
+    expect(spent.status).toBe(200);
+    const result = await run('sh', [join(root, 'examples/curl.sh')], { env });
+    expect(result.code).not.toBe(0);
+    expect(result.stdout + result.stderr).toMatch(/Daily quota exceeded\./);
+    expect(result.stdout).not.toContain('# POST /v1/generation/image/edit');
+  });
 });
