@@ -59,6 +59,8 @@ export interface paths {
          * Generate images
          * @description Generates `n` images of `size` from `prompt` with the image model named by the `model` query parameter.
          *     Each image counts against the key's daily image quota.
+         *     The quota per tier (starter 3, economy 10, pro 25, ultimate 50 images a day) and the sizes are in the
+         *     introduction, under *Tiers and quotas*; every answer says what is left (`x-ratelimit-remaining-images`).
          */
         post: operations["createImage"];
         delete?: never;
@@ -80,7 +82,9 @@ export interface paths {
          * Edit an image
          * @description Edits a source image with the image model. With `mask`, the request is inpainting: only pixels under the
          *     mask's white areas change. Without `mask`, the request is a variation of the whole image. Each result
-         *     counts against the key's daily image quota, like generated images.
+         *     counts against the key's daily image quota, like generated images. The quota per tier (starter 3, economy
+         *     10, pro 25, ultimate 50 images a day) is in the introduction, under *Tiers and quotas*; every answer says
+         *     what is left (`x-ratelimit-remaining-images`).
          */
         post: operations["editImage"];
         delete?: never;

@@ -103,8 +103,14 @@ describe('tiers, quotas and limits', () => {
   it('holds the daily image quota table, and documents the same numbers', () => {
     expect(['starter', 'economy', 'pro', 'ultimate'].map((t) => dailyImageQuota(t as 'starter'))).toEqual([3, 10, 25, 50]);
     const description = contract.spec.components.schemas.Tier!.description as string;
+    const introduction = contract.spec.info.description as string;
+    const paths = contract.spec.paths as Record<string, { post?: { description?: string } }>;
+    const imageOperations = ['/v1/generation/image', '/v1/generation/image/edit'].map((path) => paths[path]!.post!.description!);
     for (const [tier, quota] of [['starter', 3], ['economy', 10], ['pro', 25], ['ultimate', 50]] as const) {
       expect(description).toMatch(new RegExp(`\\| ${tier} \\| ${quota} \\|`));
+      // Where a reader looks: the introduction's table and each image operation say the same numbers.
+      expect(introduction).toMatch(new RegExp(`\\| ${tier} \\| ${quota} \\|`));
+      for (const text of imageOperations) expect(text.replace(/\s+/g, ' ')).toContain(`${tier} ${quota}`);
     }
   });
 
