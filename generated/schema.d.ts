@@ -1157,6 +1157,8 @@ export interface components {
             /** @description The turn's text, or its content blocks. */
             content: string | components["schemas"]["AnthropicContentBlockParam"][];
         };
+        /** @description The conversation, `user` and `assistant` turns; the last is usually `user`. */
+        AnthropicConversation: components["schemas"]["AnthropicInputMessage"][] & unknown;
         /** @description The system prompt, as a string or as text blocks. */
         AnthropicSystem: string | components["schemas"]["AnthropicTextBlockParam"][];
         /**
@@ -1188,6 +1190,8 @@ export interface components {
             input_schema: components["schemas"]["ToolParameters"];
             cache_control?: Record<string, never> | null;
         };
+        /** @description Client tools the model may call. */
+        AnthropicTools: components["schemas"]["AnthropicTool"][] & unknown;
         /**
          * Tool choice
          * @description `auto` (the model decides; the default), `any` (call some tool), `tool` (call the tool `name`), `none`
@@ -1221,8 +1225,7 @@ export interface components {
              * @example 1024
              */
             max_tokens: number & unknown;
-            /** @description The conversation, `user` and `assistant` turns; the last is usually `user`. */
-            messages: components["schemas"]["AnthropicInputMessage"][] & unknown;
+            messages: components["schemas"]["AnthropicConversation"];
             system?: components["schemas"]["AnthropicSystem"];
             /**
              * @description Texts that end the answer: it stops just before the first one it would contain (`stop_reason`
@@ -1244,8 +1247,7 @@ export interface components {
             metadata?: {
                 user_id?: string | null;
             };
-            /** @description Client tools the model may call. */
-            tools?: components["schemas"]["AnthropicTool"][] & unknown;
+            tools?: components["schemas"]["AnthropicTools"];
             tool_choice?: components["schemas"]["AnthropicToolChoice"];
         };
         /** @description A block of the answer. */
@@ -1396,9 +1398,9 @@ export interface components {
         AnthropicCountTokensRequest: {
             /** @example claude-haiku-4-5 */
             model: string;
-            messages: components["schemas"]["AnthropicInputMessage"][] & unknown;
+            messages: components["schemas"]["AnthropicConversation"];
             system?: components["schemas"]["AnthropicSystem"];
-            tools?: components["schemas"]["AnthropicTool"][] & unknown;
+            tools?: components["schemas"]["AnthropicTools"];
             tool_choice?: components["schemas"]["AnthropicToolChoice"];
         };
         /** Token count */

@@ -103,8 +103,15 @@ function messageBlocks(ex: Exchange): Array<{ type?: unknown; text?: unknown }> 
   return json?.type === 'message' && Array.isArray(json.content) ? json.content : undefined;
 }
 
-/** The generated text: a chat message's content, a text completion's text, or a message's text blocks. */
+/**
+ * The generated text: a chat message's content, a text completion's text, an Anthropic message's text
+ * blocks, or the text of a Responses `response`'s message items.
+ */
 export function textOf(ex: Exchange): unknown {
+  const json = ex.response?.json as { object?: unknown; output?: Array<{ type?: unknown; content?: Array<{ text?: unknown }> }> } | undefined;
+  if (json?.object === 'response' && Array.isArray(json.output)) {
+    return json.output.filter((item) => item.type === 'message').flatMap((item) => item.content ?? []).map((part) => part.text).join('');
+  }
   const blocks = messageBlocks(ex);
   if (blocks) return blocks.flatMap((b) => (b.type === 'text' && typeof b.text === 'string' ? [b.text] : [])).join('');
   const choice = firstChoice(ex);

@@ -15,6 +15,9 @@ export interface DecodedImage {
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
+/** Samples per pixel of each PNG colour type: grey, RGB, palette index, grey and alpha, RGBA. */
+const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
+
 /**
  * Decodes base64 image data (a bare string or a `data:` URL); throws when it is not an image.
  * @example
@@ -51,7 +54,7 @@ function decodePng(bytes: Buffer): DecodedImage {
   const width = header.readUInt32BE(0);
   const height = header.readUInt32BE(4);
   const [depth, colour, , , interlace] = [header[8]!, header[9]!, header[10], header[11], header[12]];
-  const channels = ({ 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 } as Record<number, number>)[colour];
+  const channels = CHANNELS[colour];
   if (!channels) throw new Error(`PNG colour type ${colour} is not valid`);
   const raw = inflateSync(Buffer.concat(data));
   const pixels = Buffer.alloc(width * height * 4);
@@ -110,7 +113,7 @@ function writePixel(out: Buffer, at: number, line: Buffer, col: number, depth: n
     const value = (line[bit >> 3]! >> (8 - depth - (bit & 7))) & ((1 << depth) - 1);
     return colour === 3 ? value : Math.round((value * 255) / ((1 << depth) - 1));
   };
-  const channels = ({ 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 } as Record<number, number>)[colour]!;
+  const channels = CHANNELS[colour]!;
   const s = (c: number) => sample(col * channels + c);
   let rgba: [number, number, number, number];
   if (colour === 0) rgba = [s(0), s(0), s(0), 255];

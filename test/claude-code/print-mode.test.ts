@@ -2,73 +2,35 @@
 // documentation says: ANTHROPIC_BASE_URL is the gateway's root, the key in ANTHROPIC_AUTH_TOKEN (sent as
 // Bearer) or ANTHROPIC_API_KEY (sent as x-api-key). It runs headless (`claude -p`) with a home folder of
 // its own, no traffic but to the gateway, and the tools that run commands or write files disallowed.
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { root } from '../examples/run.ts';
-import { startServer, type TestServer } from '../helpers/server.ts';
-import { startFaultProxy, type FaultProxy } from '../mutation/proxy.ts';
+import { runHeadless, useRecordedServer, type HeadlessRun } from '../helpers/headless-client.ts';
 
 const claude = join(root, 'node_modules', '.bin', 'claude');
 const UNSAFE_TOOLS = 'Bash,Edit,Write,MultiEdit,NotebookEdit,WebFetch,WebSearch,KillShell,Task';
 
-let server: TestServer;
-/** Claude Code talks to the server through a proxy that records what it asks for and changes nothing. */
-let recorder: FaultProxy;
-const seen: string[] = [];
-beforeAll(async () => {
-  server = await startServer();
-  recorder = await startFaultProxy({ target: server.baseUrl, fault: { request: ({ request }) => void seen.push(`${request.method} ${request.url}`) } });
-});
-afterAll(async () => {
-  await recorder.close();
-  await server.close();
-});
+const gateway = useRecordedServer();
+const seen = () => gateway.seen.map((r) => r.request);
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-async function runClaude(prompt: string, options: { model?: string; env: Record<string, string> }): Promise<Run> {
-  const home = await mkdtemp(join(tmpdir(), 'gateway-claude-home-'));
-  try {
-    return await new Promise<Run>((resolve) => {
-      execFile(
-        claude,
-        ['-p', prompt, '--model', options.model ?? 'claude-sonnet-4-5', '--disallowedTools', UNSAFE_TOOLS],
-        {
-          cwd: home,
-          timeout: 60_000,
-          env: {
-            PATH: process.env.PATH ?? '',
-            HOME: home,
-            ANTHROPIC_BASE_URL: recorder.baseUrl,
-            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-            DISABLE_AUTOUPDATER: '1',
-            // Claude Code would otherwise send its newest model in place of an older id such as claude-opus-4-1.
-            CLAUDE_CODE_DISABLE_LEGACY_MODEL_REMAP: '1',
-            ...options.env,
-          },
-        },
-        (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-      ).stdin?.end();
-    });
-  } finally {
-    await rm(home, { recursive: true, force: true });
-  }
+function runClaude(prompt: string, options: { model?: string; env: Record<string, string> }): Promise<HeadlessRun> {
+  return runHeadless(claude, ['-p', prompt, '--model', options.model ?? 'claude-sonnet-4-5', '--disallowedTools', UNSAFE_TOOLS], () => ({
+    ANTHROPIC_BASE_URL: gateway.baseUrl,
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+    // Claude Code would otherwise send its newest model in place of an older id such as claude-opus-4-1.
+    CLAUDE_CODE_DISABLE_LEGACY_MODEL_REMAP: '1',
+    ...options.env,
+  }));
 }
 
 describe('Claude Code in print mode', () => {
   it('answers through /v1/messages?beta=true with the key as ANTHROPIC_AUTH_TOKEN', async () => {
-    seen.length = 0;
+    gateway.seen.length = 0;
     const run = await runClaude('What is the capital of France?', { env: { ANTHROPIC_AUTH_TOKEN: 'sk-demo-pro' } });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/capital of France/);
-    expect(seen).toContain('POST /v1/messages?beta=true');
+    expect(seen()).toContain('POST /v1/messages?beta=true');
   });
 
   it('answers with the key as ANTHROPIC_API_KEY (x-api-key), the model given by --model', async () => {
@@ -78,11 +40,11 @@ describe('Claude Code in print mode', () => {
   });
 
   it('stops at once on a wrong key, with the gateway message (no retries: x-should-retry false)', async () => {
-    seen.length = 0;
+    gateway.seen.length = 0;
     const run = await runClaude('Hello', { env: { ANTHROPIC_API_KEY: 'sk-not-a-key' } });
     expect(run.code).not.toBe(0);
     expect(run.stdout + run.stderr).toMatch(/401 Invalid API Key\./);
-    expect(seen.filter((r) => r.startsWith('POST /v1/messages'))).toHaveLength(1);
+    expect(seen().filter((r) => r.startsWith('POST /v1/messages'))).toHaveLength(1);
   });
 
   it("says the gateway's reason for a model it does not have, and for a model above the key's tier", async () => {

@@ -2,81 +2,46 @@
 // `wire_api = "responses"` pointed at the gateway's `{base_url}/v1`, the key in an environment variable, as
 // the README configures it. It runs headless (`codex exec`) in a read-only sandbox, with a CODEX_HOME and a
 // working folder of its own, and no traffic but to the gateway.
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { root } from '../examples/run.ts';
-import { startServer, type TestServer } from '../helpers/server.ts';
-import { startFaultProxy, type FaultProxy } from '../mutation/proxy.ts';
+import { runHeadless, useRecordedServer, type HeadlessRun } from '../helpers/headless-client.ts';
 
 const codex = join(root, 'node_modules', '.bin', 'codex');
 
-let server: TestServer;
-/** Codex talks to the server through a proxy that records what it sends and changes nothing. */
-let recorder: FaultProxy;
-const seen: Array<{ path: string; body: Record<string, unknown> }> = [];
-beforeAll(async () => {
-  server = await startServer();
-  recorder = await startFaultProxy({
-    target: server.baseUrl,
-    fault: { request: ({ request }) => void seen.push({ path: `${request.method} ${request.url}`, body: request.body.length > 0 ? JSON.parse(request.body.toString('utf8')) : {} }) },
+const gateway = useRecordedServer();
+
+function runCodex(prompt: string, options: { model?: string; key: string }): Promise<HeadlessRun> {
+  return runHeadless(codex, ['exec', '--skip-git-repo-check', '--sandbox', 'read-only', prompt], async (home) => {
+    // The provider as the README gives it; no retries, so that a refusal is reported at once.
+    await writeFile(
+      join(home, 'config.toml'),
+      [
+        `model = "${options.model ?? 'gpt-4o-mini'}"`,
+        'model_provider = "gateway"',
+        '',
+        '[model_providers.gateway]',
+        'name = "AI Model Gateway"',
+        `base_url = "${gateway.baseUrl}/v1"`,
+        'env_key = "GATEWAY_KEY"',
+        'wire_api = "responses"',
+        'request_max_retries = 0',
+        'stream_max_retries = 0',
+        '',
+      ].join('\n'),
+    );
+    return { CODEX_HOME: home, GATEWAY_KEY: options.key };
   });
-});
-afterAll(async () => {
-  await recorder.close();
-  await server.close();
-});
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-async function runCodex(prompt: string, options: { model?: string; key: string }): Promise<Run> {
-  const home = await mkdtemp(join(tmpdir(), 'gateway-codex-home-'));
-  const work = await mkdtemp(join(tmpdir(), 'gateway-codex-work-'));
-  // The provider as the README gives it; no retries, so that a refusal is reported at once.
-  await writeFile(
-    join(home, 'config.toml'),
-    [
-      `model = "${options.model ?? 'gpt-4o-mini'}"`,
-      'model_provider = "gateway"',
-      '',
-      '[model_providers.gateway]',
-      'name = "AI Model Gateway"',
-      `base_url = "${recorder.baseUrl}/v1"`,
-      'env_key = "GATEWAY_KEY"',
-      'wire_api = "responses"',
-      'request_max_retries = 0',
-      'stream_max_retries = 0',
-      '',
-    ].join('\n'),
-  );
-  try {
-    return await new Promise<Run>((resolve) => {
-      execFile(
-        codex,
-        ['exec', '--skip-git-repo-check', '--sandbox', 'read-only', prompt],
-        { cwd: work, timeout: 60_000, env: { PATH: process.env.PATH ?? '', HOME: home, CODEX_HOME: home, GATEWAY_KEY: options.key } },
-        (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-      ).stdin?.end();
-    });
-  } finally {
-    await rm(home, { recursive: true, force: true });
-    await rm(work, { recursive: true, force: true });
-  }
 }
 
 describe('Codex CLI exec', () => {
   it('answers through POST /v1/responses, streamed, with the tools and fields Codex sends', async () => {
-    seen.length = 0;
+    gateway.seen.length = 0;
     const run = await runCodex('What is the capital of France?', { key: 'sk-demo-starter' });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/capital of France/);
-    const sent = seen.find((r) => r.path === 'POST /v1/responses')!;
+    const sent = gateway.seen.find((r) => r.request === 'POST /v1/responses')!;
     expect(sent.body).toMatchObject({ model: 'gpt-4o-mini', stream: true, store: false });
     // What it sends that the gateway does not act on is accepted, never a 400.
     const types = new Set((sent.body.tools as Array<{ type: string }>).map((t) => t.type));

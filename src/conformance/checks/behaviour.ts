@@ -34,7 +34,8 @@ export function behaviourChecks(): Check[] {
     }
     if (propertySchema(body, 'max_tokens')) checks.push(...maxTokens(op, reference));
     if (propertySchema(body, 'max_output_tokens')) checks.push(maxOutputTokens(op));
-    if (propertySchema(body, 'text') || propertySchema(body, 'response_format')) checks.push(structuredOutput(op));
+    if (propertySchema(body, 'text')) checks.push(structuredOutput(op, 'text.format'));
+    else if (propertySchema(body, 'response_format')) checks.push(structuredOutput(op, 'response_format'));
     return checks;
   })];
 }
@@ -153,8 +154,9 @@ function maxOutputTokens(op: Operation): Check {
   };
 }
 
-function structuredOutput(op: Operation): Check {
-  const responses = op.raw.requestBody?.content['application/json']?.schema !== undefined && !!propertySchema(op.raw.requestBody!.content['application/json']!.schema!, 'text');
+/** Structured output through the Responses API's `text.format`, or chat's `response_format`. */
+function structuredOutput(op: Operation, field: 'text.format' | 'response_format'): Check {
+  const responses = field === 'text.format';
   return {
     id: `${op.operationId}/behaviour/structured-output`,
     operationId: op.operationId,
@@ -167,9 +169,7 @@ function structuredOutput(op: Operation): Check {
         : { response_format: { type: 'json_schema', json_schema: { name: 'city', strict: true, schema: CITY_SCHEMA } } };
       const ex = await t.send(withBody(validRequest(t, op), { ...format, input: 'Describe a city I could visit in spring.', ...(responses ? {} : { messages: [{ role: 'user', content: 'Describe a city I could visit in spring.' }] }) }));
       if (!expectSuccess(t, op, ex, 'D29', 'a structured request')) return;
-      const text = responses
-        ? ((ex.response?.json as { output?: Array<{ type?: string; content?: Array<{ text?: string }> }> }).output ?? []).filter((i) => i.type === 'message').flatMap((i) => i.content ?? []).map((c) => c.text).join('')
-        : textOf(ex);
+      const text = textOf(ex);
       let value: unknown;
       try {
         value = JSON.parse(String(text));

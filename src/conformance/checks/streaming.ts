@@ -39,6 +39,11 @@ const ANTHROPIC_EVENTS = '/components/schemas/AnthropicStreamEvent';
 /** The event schema of the Responses API's streams. */
 const RESPONSE_EVENTS = '/components/schemas/ResponseStreamEvent';
 
+/** The same request, streamed (with `Accept: text/event-stream` for a mock, which picks by that). */
+function sendStreamed(t: Tester, req: OutgoingRequest): Promise<Exchange> {
+  return t.send(withStreamAccept(t, withBody(req, { stream: true })));
+}
+
 type CheckMaker = (slug: string, title: string, extra: Partial<Check>, run: (t: Tester) => Promise<void>) => Check;
 
 export function streamingChecks(): Check[] {
@@ -64,7 +69,7 @@ export function streamingChecks(): Check[] {
         const plain = longRequest(t, op);
         const whole = await t.send(plain);
         if (!expectSuccess(t, op, whole, RULE, 'the non-streamed request')) return;
-        const streamed = await t.send(withStreamAccept(t, withBody(plain, { stream: true })));
+        const streamed = await sendStreamed(t, plain);
         if (!expectSuccess(t, op, streamed, RULE, 'the streamed request')) return;
         const chunks = analyseStream(t, streamed, chunkPointer, { usage: false });
         const content = chunks.map((c) => c.choices?.[0]?.delta?.content ?? '').join('');
@@ -90,20 +95,19 @@ function streamRequest(t: Tester, op: Operation, usage: boolean): OutgoingReques
 /** Anthropic's stream (D27): the grammar, and the same message as the JSON answer, text and tool calls. */
 function messageStreamChecks(op: Operation, check: CheckMaker): Check[] {
   const RULE27 = 'D27';
-  const streamed = (t: Tester, req: OutgoingRequest) => t.send(withStreamAccept(t, withBody(req, { stream: true })));
   const blocksOf = (ex: Exchange) => ((ex.response?.json as { content?: Array<Record<string, unknown>> }).content ?? []);
   return [
     check('grammar', 'stream → named events in their grammar: message_start, blocks (start, deltas, stop), message_delta, message_stop', {}, async (t) => {
       const examples = requestExamples(op);
       const example = examples.find((e) => e.body?.stream === true) ?? examples[0];
-      const ex = await streamed(t, validRequest(t, op, example));
+      const ex = await sendStreamed(t, validRequest(t, op, example));
       if (expectSuccess(t, op, ex, RULE27, 'a streamed request')) analyseMessageStream(t, ex, ANTHROPIC_EVENTS);
     }),
     check('reassembly', 'text deltas reassemble to the non-streamed message, with its stop reason and usage (temperature 0)', { reference: true, stateful: true }, async (t) => {
       const plain = longRequest(t, op);
       const whole = await t.send(plain);
       if (!expectSuccess(t, op, whole, RULE27, 'the non-streamed request')) return;
-      const ex = await streamed(t, plain);
+      const ex = await sendStreamed(t, plain);
       if (!expectSuccess(t, op, ex, RULE27, 'the streamed request')) return;
       const message = analyseMessageStream(t, ex, ANTHROPIC_EVENTS);
       if (!message) return;
@@ -120,7 +124,7 @@ function messageStreamChecks(op: Operation, check: CheckMaker): Check[] {
       if (!expectSuccess(t, op, whole, RULE27, 'the non-streamed request')) return;
       const calls = blocksOf(whole).filter((b) => b.type === 'tool_use');
       if (!t.expect(calls.length > 0, 'tool_choice {type: any} gave no tool_use block', 'D27: tool_choice any', whole)) return;
-      const ex = await streamed(t, plain);
+      const ex = await sendStreamed(t, plain);
       if (!expectSuccess(t, op, ex, RULE27, 'the streamed request')) return;
       const message: StreamedMessage | undefined = analyseMessageStream(t, ex, ANTHROPIC_EVENTS);
       if (!message) return;
@@ -134,7 +138,6 @@ function messageStreamChecks(op: Operation, check: CheckMaker): Check[] {
 /** The Responses API's stream (D29): the grammar, and the same response as the JSON answer. */
 function responseStreamChecks(op: Operation, check: CheckMaker): Check[] {
   const RULE29 = 'D29';
-  const streamed = (t: Tester, req: OutgoingRequest) => t.send(withStreamAccept(t, withBody(req, { stream: true })));
   const outputOf = (response: unknown) =>
     ((response as { output?: Array<Record<string, unknown>> } | undefined)?.output ?? []).map((item) =>
       item.type === 'message' ? { type: 'message', text: (item.content as Array<{ text?: string }>).map((c) => c.text).join('') } : { type: item.type, name: item.name, arguments: item.arguments });
@@ -148,14 +151,14 @@ function responseStreamChecks(op: Operation, check: CheckMaker): Check[] {
     check('grammar', 'stream → named events with rising sequence_number: created, in_progress, items added / deltas / done, completed', {}, async (t) => {
       const examples = requestExamples(op);
       const example = examples.find((e) => e.body?.stream === true) ?? examples[0];
-      const ex = await streamed(t, validRequest(t, op, example));
+      const ex = await sendStreamed(t, validRequest(t, op, example));
       if (expectSuccess(t, op, ex, RULE29, 'a streamed request')) analyseResponseStream(t, ex, RESPONSE_EVENTS);
     }),
     check('reassembly', 'text deltas reassemble to the non-streamed response, with its usage (temperature 0)', { reference: true, stateful: true }, async (t) => {
       const plain = withBody(longRequest(t, op), { store: false });
       const whole = await t.send(plain);
       if (!expectSuccess(t, op, whole, RULE29, 'the non-streamed request')) return;
-      const ex = await streamed(t, plain);
+      const ex = await sendStreamed(t, plain);
       if (!expectSuccess(t, op, ex, RULE29, 'the streamed request')) return;
       const result = analyseResponseStream(t, ex, RESPONSE_EVENTS);
       if (result) same(t, whole, ex, result.response);
@@ -168,7 +171,7 @@ function responseStreamChecks(op: Operation, check: CheckMaker): Check[] {
       if (!expectSuccess(t, op, whole, RULE29, 'the non-streamed request')) return;
       const calls = outputOf(whole.response?.json).filter((i) => i.type === 'function_call');
       if (!t.expect(calls.length > 0, 'tool_choice required gave no function_call item', 'D29: tool_choice required', whole)) return;
-      const ex = await streamed(t, plain);
+      const ex = await sendStreamed(t, plain);
       if (!expectSuccess(t, op, ex, RULE29, 'the streamed request')) return;
       const result = analyseResponseStream(t, ex, RESPONSE_EVENTS);
       if (result) same(t, whole, ex, result.response);

@@ -41,7 +41,8 @@ function toolResultText(block: ToolResultBlock): string {
 function chatMessagesOf(turn: InputMessage): ChatMessage[] {
   const blocks: Block[] = typeof turn.content === 'string' ? [{ type: 'text', text: turn.content }] : turn.content;
   if (turn.role === 'system') {
-    return [{ role: 'system', content: blocks.flatMap((b) => (textOf(b) === undefined ? [] : [{ type: 'text', text: textOf(b)! }])) } as ChatMessage];
+    const parts = blocks.flatMap((b) => textOf(b) ?? []).map((text) => ({ type: 'text', text }));
+    return [{ role: 'system', content: parts } as ChatMessage];
   }
   if (turn.role === 'assistant') {
     const text = blocks.flatMap((b) => textOf(b) ?? []).join('');

@@ -11,17 +11,22 @@ export const RESPONSE_RETENTION_DAYS = 30;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** The moment before which a response has expired. */
+function expiry(now: Date): Date {
+  return new Date(now.getTime() - RESPONSE_RETENTION_DAYS * DAY_MS);
+}
+
 /**
  * @example
  * keepResponse(store, { id: 'resp_…', keyId, createdAt: now.toISOString(), response, items }, now);
  */
 export function keepResponse(store: Store, record: StoredResponse, now: Date): void {
-  store.saveResponse(record, new Date(now.getTime() - RESPONSE_RETENTION_DAYS * DAY_MS).toISOString());
+  store.saveResponse(record, expiry(now).toISOString());
 }
 
 function live(store: Store, id: string, keyId: string, now: Date): StoredResponse | undefined {
   const found = store.findResponse(id, keyId);
-  const expired = found && Date.parse(found.createdAt) < now.getTime() - RESPONSE_RETENTION_DAYS * DAY_MS;
+  const expired = found && Date.parse(found.createdAt) < expiry(now).getTime();
   return expired ? undefined : found;
 }
 

@@ -1,0 +1,90 @@
+/**
+ * A real client program (Claude Code, Codex CLI) run headless against a test server: a home folder and a
+ * working folder of its own, an environment of nothing but `PATH` and what the test gives (so no key or
+ * setting of the machine leaks in), stdin closed (they read it for more input), at most 60 s. It talks to the
+ * server through a proxy that records every request and changes nothing.
+ *
+ * @example
+ *   const gateway = useRecordedServer();
+ *   const run = await runHeadless(codex, ['exec', 'Hi'], (home) => ({ CODEX_HOME: home, GATEWAY_KEY: 'sk-demo-starter' }));
+ *   expect(gateway.seen.map((r) => r.request)).toContain('POST /v1/responses');
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { startFaultProxy, type FaultProxy } from '../mutation/proxy.ts';
+import { startServer, type TestServer } from './server.ts';
+
+export interface HeadlessRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RecordedRequest {
+  /** `POST /v1/messages?beta=true` */
+  request: string;
+  /** The JSON body, or `{}`. */
+  body: Record<string, unknown>;
+}
+
+export interface RecordedServer {
+  /** The proxy's address: what the client is pointed at. */
+  readonly baseUrl: string;
+  /** Every request the client sent, in order; a test may empty it. */
+  readonly seen: RecordedRequest[];
+}
+
+/** Starts a reference server with a recording proxy in front of it for the file's tests (closed after them). */
+export function useRecordedServer(): RecordedServer {
+  let server: TestServer | undefined;
+  let proxy: FaultProxy | undefined;
+  const seen: RecordedRequest[] = [];
+  beforeAll(async () => {
+    server = await startServer();
+    proxy = await startFaultProxy({
+      target: server.baseUrl,
+      fault: {
+        request: ({ request }) =>
+          void seen.push({ request: `${request.method} ${request.url}`, body: request.body.length > 0 ? JSON.parse(request.body.toString('utf8')) : {} }),
+      },
+    });
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await server?.close();
+  });
+  return {
+    get baseUrl() {
+      if (!proxy) throw new Error('The recorded server starts in beforeAll; use it inside a test.');
+      return proxy.baseUrl;
+    },
+    seen,
+  };
+}
+
+/**
+ * Runs `command` with its own home and working folder (both removed afterwards); `env` receives the home
+ * folder, to write a configuration there or name it, and gives the environment.
+ */
+export async function runHeadless(
+  command: string,
+  args: string[],
+  env: (home: string) => Record<string, string> | Promise<Record<string, string>>,
+): Promise<HeadlessRun> {
+  const home = await mkdtemp(join(tmpdir(), 'gateway-client-home-'));
+  const work = await mkdtemp(join(tmpdir(), 'gateway-client-work-'));
+  try {
+    const environment = { PATH: process.env.PATH ?? '', HOME: home, ...(await env(home)) };
+    return await new Promise<HeadlessRun>((resolve) => {
+      execFile(command, args, { cwd: work, timeout: 60_000, env: environment }, (error, stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      ).stdin?.end();
+    });
+  } finally {
+    await rm(home, { recursive: true, force: true });
+    await rm(work, { recursive: true, force: true });
+  }
+}
