@@ -36,9 +36,11 @@ describe('toPieces', () => {
     expect(ends[ends.length - 1]).toBe(tokens.length);
   });
 
-  it('leaves the tokenizer decoder clean for the next caller', () => {
-    toPieces(encodeText(MIXED));
-    expect(decode(encode('abc'))).toBe('abc');
+  it('keeps nothing from a list that ends inside a character for the next call', () => {
+    const cut = encodeText('🎉').slice(0, 1); // one byte token of a four-byte character
+    expect(toPieces(cut).pieces).toEqual([]);
+    expect(toPieces(encodeText('abc')).pieces.join('')).toBe('abc');
+    expect(decode(encodeText('abc'))).toBe('abc');
   });
 });
 

@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import 'sharp';
 import type { TextService } from '../context.ts';
 import type { ChatAnswer, PromptAnswer } from '../domain/engine/text/index.ts';
+import { shareO200k } from '../domain/engine/text/o200k.ts';
 import type { ImageEngine } from '../domain/images.ts';
 import { WorkerPool, type PoolSize } from './pool.ts';
 
@@ -40,7 +41,8 @@ export interface Engines {
  * await engines.close();
  */
 export function startEngines(settings: WorkerSettings): Engines {
-  const text = new WorkerPool('text', settings.text);
+  // One copy of the tokenizer's tables for every text worker (text-tasks.ts reads it).
+  const text = new WorkerPool('text', settings.text, () => ({ vocabulary: shareO200k() }));
   const images = new WorkerPool('images', settings.images);
   // PNGs cross the thread boundary as Uint8Arrays; the server answers with Buffers (no copy: a view).
   const asBuffers = (pngs: Uint8Array[]) => pngs.map((png) => Buffer.from(png.buffer, png.byteOffset, png.byteLength));

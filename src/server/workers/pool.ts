@@ -38,10 +38,11 @@ const RETRY_AFTER_SECONDS = 1;
 const fromSource = import.meta.url.endsWith('.ts');
 const entry = new URL(fromSource ? './engine-worker.ts' : './engine-worker.js', import.meta.url);
 
-function startWorker(engine: EngineName): Worker {
-  if (!fromSource) return new Worker(entry, { workerData: { engine } });
+function startWorker(engine: EngineName, given: Record<string, unknown>): Worker {
+  const workerData = { ...given, engine };
+  if (!fromSource) return new Worker(entry, { workerData });
   const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`;
-  return new Worker(boot, { eval: true, workerData: { engine } });
+  return new Worker(boot, { eval: true, workerData });
 }
 
 export class WorkerPool {
@@ -50,12 +51,18 @@ export class WorkerPool {
   private readonly waiting: Task[] = [];
   private workers = 0;
   private nextId = 0;
+  private given: Record<string, unknown> | undefined;
   private closing: Promise<void> | undefined;
   private drained: (() => void) | undefined;
 
   constructor(
     readonly engine: EngineName,
     readonly size: PoolSize,
+    /**
+     * What every worker is given besides the engine's name, asked for when the first worker starts:
+     * SharedArrayBuffers in it are shared by the workers, not copied (the text engine's vocabulary).
+     */
+    private readonly workerData: () => Record<string, unknown> = () => ({}),
   ) {}
 
   /**
@@ -107,7 +114,7 @@ export class WorkerPool {
   }
 
   private spawn(): Worker {
-    const worker = startWorker(this.engine);
+    const worker = startWorker(this.engine, (this.given ??= this.workerData()));
     this.workers++;
     worker.on('message', (outcome: TaskOutcome) => {
       const task = this.running.get(worker);

@@ -1,13 +1,10 @@
 /**
  * Token counts and token pieces from a real tokenizer (o200k_base, the encoding of the gpt-4o family), so
- * `usage` and `max_tokens` behave as they would upstream. gpt-tokenizer keeps a bounded cache of the chunks
- * it has merged, which is what makes the sentences answers are made of, and a conversation sent again on
- * each turn, cheap to count again; a cache of whole sentences above it was measured slower
- * (`npx tsx scripts/bench/engine-text.ts`).
- *
- * Pieces are made with `decodeGenerator` over a whole, complete token list and never by decoding a single
- * token: gpt-tokenizer shares one streaming TextDecoder per module, so decoding a slice that ends inside a
- * UTF-8 character would leave bytes behind that turn up in the next, unrelated decode.
+ * `usage` and `max_tokens` behave as they would upstream. The encoder (byte-pair.ts over o200k.ts's shared
+ * vocabulary) gives the same tokens as gpt-tokenizer with one copy of the tables per process instead of one
+ * per worker thread. It keeps a bounded cache of the chunks it has merged, which is what makes the sentences
+ * answers are made of, and a conversation sent again on each turn, cheap to count again; a cache of whole
+ * sentences above it was measured slower (`npx tsx scripts/bench/engine-text.ts`).
  *
  * Long runs (decision D22): the tokenizer's merge step takes time quadratic in the length of one chunk of
  * text (a word, a run of punctuation or of spaces): 80,000 × `a` took 16 s. A run of more than
@@ -16,24 +13,23 @@
  * count of such a run can differ from the tokenizer's by a token or so per piece (a merge across a cut is
  * not made). Text without such a run, which is all ordinary prose and code, is tokenized exactly as before.
  */
-import { countTokens as countWithLibrary, decodeGenerator, encode } from 'gpt-tokenizer/encoding/o200k_base';
-
-// Text from callers is plain text: `<|endoftext|>` in a message is characters, not a control token.
-const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+import { o200k } from './o200k.ts';
 
 /** The longest run of space or of non-space characters the tokenizer is given whole. */
 export const LONG_RUN = 256;
 
 /**
- * The o200k_base tokens of a text, special-token markers counted as ordinary characters.
+ * The o200k_base tokens of a text. Text from callers is plain text: `<|endoftext|>` in a message is
+ * characters, not a control token.
  *
  * @example
  * encodeText('Hello world'); // [13225, 2375]
  */
 export function encodeText(text: string): number[] {
   if (text === '') return [];
+  const { encoder } = o200k();
   const tokens: number[] = [];
-  for (const span of spansOf(text)) for (const token of encode(span, PLAIN_TEXT)) tokens.push(token);
+  for (const span of spansOf(text)) encoder.encode(span, tokens);
   return tokens;
 }
 
@@ -44,8 +40,9 @@ export function encodeText(text: string): number[] {
  * countTokens('Hello world'); // 2
  */
 export function countTokens(text: string): number {
+  const { encoder } = o200k();
   let count = 0;
-  for (const span of spansOf(text)) count += countWithLibrary(span, PLAIN_TEXT);
+  for (const span of spansOf(text)) count += encoder.count(span);
   return count;
 }
 
@@ -103,22 +100,63 @@ export interface TokenPieces {
  * toPieces(encodeText('Hi there')); // { pieces: ['Hi', ' there'], ends: [1, 2] }
  */
 export function toPieces(tokens: readonly number[]): TokenPieces {
+  const { vocabulary } = o200k();
   const pieces: string[] = [];
   const ends: number[] = [];
-  let consumed = 0;
-  // The generator pulls tokens lazily, so the count at each yield is where that piece ends.
-  function* counted(): Generator<number> {
-    for (const token of tokens) {
-      consumed++;
-      yield token;
+  // Bytes of a character not yet complete, carried over to the tokens that finish it.
+  let pending = new Uint8Array(0);
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (pending.length === 0) {
+      const text = textOfToken(token);
+      if (text !== undefined) {
+        pieces.push(text);
+        ends.push(i + 1);
+        continue;
+      }
     }
-  }
-  for (const piece of decodeGenerator(counted())) {
-    if (piece === '') continue;
-    pieces.push(piece);
-    ends.push(consumed);
+    const bytes = concat(pending, vocabulary.bytesOf(token));
+    const cut = completeLength(bytes);
+    pending = bytes.slice(cut);
+    if (cut === 0) continue;
+    pieces.push(utf8.decode(bytes.subarray(0, cut)));
+    ends.push(i + 1);
   }
   return { pieces, ends };
+}
+
+const utf8 = new TextDecoder();
+/** The text of each token read so far that is whole characters (false: it is not); at most one per token. */
+const tokenTexts: (string | false | undefined)[] = [];
+
+/** A token's text when its bytes are whole characters, undefined when it holds part of one. */
+function textOfToken(token: number): string | undefined {
+  let text = tokenTexts[token];
+  if (text === undefined) {
+    const bytes = o200k().vocabulary.bytesOf(token);
+    const whole = bytes.length > 0 && (bytes[0]! & 0xc0) !== 0x80 && completeLength(bytes) === bytes.length;
+    text = tokenTexts[token] = whole ? utf8.decode(bytes) : false;
+  }
+  return text === false ? undefined : text;
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const joined = new Uint8Array(a.length + b.length);
+  joined.set(a);
+  joined.set(b, a.length);
+  return joined;
+}
+
+/** The length of the longest prefix of UTF-8 bytes that does not end inside a character. */
+function completeLength(bytes: Uint8Array): number {
+  // A character is at most 4 bytes: look back at most 3 for the lead byte of the last one.
+  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
+    const byte = bytes[bytes.length - back]!;
+    if ((byte & 0xc0) === 0x80) continue; // a continuation byte
+    const needs = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return needs > back ? bytes.length - back : bytes.length;
+  }
+  return bytes.length;
 }
 
 /** Text built from at most `limit` tokens, with its pieces and the number of tokens spent. */
