@@ -1513,7 +1513,11 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request body is larger than the limit (20 MiB in the reference implementation). */
+        /**
+         * @description The request body is over a size limit (decision D22; the reference's numbers, in `x-limits`): more than
+         *     20 MiB, or JSON of more than 50,000 values (each object member and each array element counts one) or
+         *     nested more than 128 levels deep.
+         */
         PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;
@@ -1617,7 +1621,10 @@ export interface components {
                 "application/json": components["schemas"]["AnthropicError"];
             };
         };
-        /** @description The request body is larger than the limit (20 MiB in the reference). */
+        /**
+         * @description The request body is over a size limit (the same as the other operations', decision D22): more than
+         *     20 MiB, or JSON of more than 50,000 values or nested more than 128 levels deep.
+         */
         AnthropicPayloadTooLarge: {
             headers: {
                 [name: string]: unknown;

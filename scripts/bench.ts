@@ -20,10 +20,10 @@ import { writeFigures } from './bench/docs.ts';
 import { renderMarkdown, renderText } from './bench/report.ts';
 import { brokenMeasurements } from './bench/health.ts';
 import { runBench } from './bench/run.ts';
+import { serverLaunch } from './lib/server-launch.ts';
 import { fullSettings, quickSettings } from './bench/settings.ts';
 
-const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { config?: { serverNodeFlags?: string } };
-
+const launch = serverLaunch();
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
@@ -31,7 +31,7 @@ const { values } = parseArgs({
     'cpu-prof': { type: 'boolean', default: false },
     strict: { type: 'boolean', default: false },
     // By default the reference servers get the node flags `npm start` gives them (package.json `config`).
-    'server-flags': { type: 'string', default: packageJson.config?.serverNodeFlags ?? '' },
+    'server-flags': { type: 'string', default: launch.nodeFlags.join(' ') },
     out: { type: 'string', default: join(root, 'artifacts') },
   },
 });
@@ -42,6 +42,7 @@ const results = await runBench({
   outDir,
   cpuProfile: values['cpu-prof'],
   serverFlags: values['server-flags']!.split(' ').filter(Boolean),
+  serverEnv: launch.env,
   log: (line) => process.stderr.write(`bench: ${line}\n`),
 });
 

@@ -21,6 +21,8 @@ export interface ServerProcess {
 export interface SpawnOptions {
   /** Flags for `node` itself (e.g. `--max-old-space-size=1024`). */
   nodeFlags?: string[];
+  /** Environment variables besides ours. */
+  env?: Record<string, string>;
   /**
    * Write V8 CPU profiles of the process to this folder when it stops (`node --cpu-prof`): one per thread,
    * the largest being the main thread's (tsx runs its loader in a thread of its own).
@@ -54,6 +56,7 @@ export async function startEntry(name: string, entry: string, args: string[] = [
   }
   const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
     cwd: root,
+    env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const line = await waitForOutput(child, name, (text) => /^bench-ready (\{.*\})$/m.exec(text)?.[1], options.timeoutS ?? 30);

@@ -82,7 +82,8 @@ function tables(results: BenchResults): Table[] {
 export function describeRun(results: BenchResults): string {
   const m = results.machine;
   const load = results.loadAverage.map((l) => l.toFixed(1)).join(' → ');
-  const flags = results.serverFlags.length > 0 ? `; reference servers run with ${results.serverFlags.join(' ')}` : '';
+  const launch = [...Object.entries(results.serverEnv ?? {}).map(([name, value]) => `${name}=${value}`), ...results.serverFlags];
+  const flags = launch.length > 0 ? `; reference servers run with ${launch.join(' ')}` : '';
   return `${results.mode} run of ${results.startedAt}, ${round(results.elapsedS)} s: ${m.cores} cores (${m.cpu}), ${m.memoryGb} GB, Node ${m.node}, ${m.os}; load average ${load}${flags}`;
 }
 

@@ -54,6 +54,8 @@ export interface BenchResults {
   machine: Machine;
   /** Flags given to `node` for the reference servers (`--server-flags`); none as `npm start` runs it. */
   serverFlags: string[];
+  /** Environment variables given to them (`npm start`'s); absent in results of older runs. */
+  serverEnv?: Record<string, string>;
   /** The 1-minute load average when the run started and when it ended. */
   loadAverage: [number, number];
   settings: { httpConnections: number; httpDurationS: number; rounds: number; tokenDelayMs: number; maxTokens: number };

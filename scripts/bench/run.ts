@@ -27,6 +27,8 @@ export interface RunOptions {
   cpuProfile?: boolean;
   /** Flags for `node` running the reference servers (to try one, e.g. `--max-old-space-size=1024`). */
   serverFlags?: string[];
+  /** Environment variables for them besides ours (`npm start`'s, e.g. `MALLOC_ARENA_MAX`). */
+  serverEnv?: Record<string, string>;
   log?: (line: string) => void;
 }
 
@@ -62,7 +64,7 @@ export async function runBench(options: RunOptions): Promise<BenchResults> {
       'reference',
       'scripts/bench/reference-entry.ts',
       ['--image-keys', String(settings.imageKeys)],
-      { compiled: true, nodeFlags: options.serverFlags, ...(options.cpuProfile && { cpuProfileDir: join(outDir, 'profiles') }) },
+      { compiled: true, nodeFlags: options.serverFlags, env: options.serverEnv, ...(options.cpuProfile && { cpuProfileDir: join(outDir, 'profiles') }) },
     );
     const referenceRss = track(reference);
     const startMb = referenceRss.now();
@@ -103,6 +105,7 @@ export async function runBench(options: RunOptions): Promise<BenchResults> {
     const slow = await startEntry('streams', 'scripts/bench/reference-entry.ts', ['--token-delay-ms', String(settings.streams.tokenDelayMs)], {
       compiled: true,
       nodeFlags: options.serverFlags,
+      env: options.serverEnv,
     });
     const slowRss = track(slow);
     const streamTarget = streamRequest(slow.baseUrl, slow.ready.loadKey as string, settings.streams.maxTokens);
@@ -146,6 +149,7 @@ export async function runBench(options: RunOptions): Promise<BenchResults> {
       machine: describeMachine(),
       loadAverage: [startLoad, loadavg()[0] ?? 0],
       serverFlags: options.serverFlags ?? [],
+      serverEnv: options.serverEnv ?? {},
       settings: {
         httpConnections: settings.http.connections,
         httpDurationS: settings.http.durationS,

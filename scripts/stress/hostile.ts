@@ -83,10 +83,13 @@ export async function prepareHostileCases(target: Target): Promise<() => Promise
   const randomText = Array.from({ length: 4_000_000 }, () => String.fromCharCode(97 + ((seed = (seed * 48271) % 2147483647) % 26))).join('');
   const randomBody = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: randomText }] });
   const tooLarge = `{"model":"gpt-4o-mini","messages":[{"role":"user","content":"${'x'.repeat(21 * 1024 * 1024)}"}]}`;
+  const manyKeys = `{"model":"gpt-4o-mini","messages":[],"metadata":{${Array.from({ length: 1_500_000 }, (_, i) => `"k${i}":0`).join(',')}}}`;
+  const deep = `{"model":"gpt-4o-mini","messages":[],"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
   const source = (await sharp({ create: { width: 4096, height: 4096, channels: 3, background: '#264653' } }).png().toBuffer()).toString('base64');
-  const editBody = (n: number) => JSON.stringify({ prompt: 'At dusk', image: source, size: '1024x1024', n });
-  const [one, ten] = [editBody(1), editBody(10)];
-  const edit = (key: string, n: number) => fetch(`${baseUrl}/v1/generation/image/edit`, json(key, n === 1 ? one : ten));
+  const white = (await sharp({ create: { width: 4096, height: 4096, channels: 4, background: '#ffffff' } }).png().toBuffer()).toString('base64');
+  const editBody = (n: number, mask?: string) => JSON.stringify({ prompt: 'At dusk', image: source, mask, size: '1024x1024', n });
+  const bodies = { one: editBody(1), ten: editBody(10), masked: editBody(1, white) };
+  const edit = (key: string, kind: keyof typeof bodies) => fetch(`${baseUrl}/v1/generation/image/edit`, json(key, bodies[kind]));
   const port = new URL(baseUrl).port;
   const post = (length: number) => `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nx-api-key: ${keys[0]}\r\ncontent-type: application/json\r\ncontent-length: ${length}\r\n\r\n`;
 
@@ -102,8 +105,9 @@ export async function prepareHostileCases(target: Target): Promise<() => Promise
     answer('minProperties 10,000', 400, /minProperties/, () => chat(tool({ type: 'object', minProperties: 10_000 }))),
     answer('minLength 80,000', 400, /minLength/, () => chat(tool({ type: 'object', required: ['s'], properties: { s: { type: 'string', minLength: 80_000 } } }))),
     answer('minItems 200,000', 400, /minItems/, () => chat(tool({ type: 'object', required: ['s'], properties: { s: { type: 'array', minItems: 200_000 } } }))),
-    Promise.all(Array.from({ length: 8 }, (_, i) => answer(`4096² edit ${i + 1} of 8`, 200, /b64_json/, () => edit(keys[1 + (i % 3)]!, 1)))),
-    answer('10-image edit of a 4096² picture', 200, /b64_json/, () => edit(keys[4]!, 10)),
+    Promise.all(Array.from({ length: 8 }, (_, i) => answer(`4096² edit ${i + 1} of 8`, 200, /b64_json/, () => edit(keys[1 + (i % 3)]!, 'one')))),
+    Promise.all(Array.from({ length: 4 }, (_, i) => answer(`4096² edit with a 4096² mask ${i + 1} of 4`, 200, /b64_json/, () => edit(keys[1 + (i % 3)]!, 'masked')))),
+    answer('10-image edit of a 4096² picture', 200, /b64_json/, () => edit(keys[4]!, 'ten')),
     rawCase('body trickled 1 byte / 100 ms', 408, () => raw(baseUrl, `${post(10_000)}{`, 100)),
     rawCase('headers that never end', 408, () => raw(baseUrl, `GET /v1/models HTTP/1.1\r\nHost: x\r\n`)),
     rawCase('malformed header', 400, () => raw(baseUrl, 'GET /v1/models HTTP/1.1\r\nHost: x\r\nno colon\r\n\r\n')),
@@ -112,6 +116,8 @@ export async function prepareHostileCases(target: Target): Promise<() => Promise
     answer('max_tokens 1e309', 400, /finite/, () => chat('{"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],"max_tokens":1e309}')),
     answer('a key twice', 400, /twice/, () => chat('{"model":"gpt-4o-mini","model":"gpt-4o","messages":[{"role":"user","content":"hi"}]}')),
     answer('body over 20 MiB', 413, /larger than/, () => chat(tooLarge)),
+    answer('1,500,000 distinct keys in 17 MB', 413, /50,000 JSON values/, () => chat(manyKeys)),
+    answer('100,000 levels of nested arrays', 413, /128 levels/, () => chat(deep)),
     signInStorm(target),
   ];
   return (await Promise.all(cases)).flat();

@@ -42,14 +42,16 @@ export class Contract {
 
   /**
    * @param id names the description inside ajv (schema paths in reports start with it).
+   * @param spec the document at `url`, when it is already read.
    * @example
    * const admin = new Contract('admin', packageFile('generated/admin/openapi.json'));
    */
   constructor(
     readonly id: string,
     readonly url: URL,
+    spec: OpenApiDocument = readDocument(url),
   ) {
-    this.spec = readDocument(url);
+    this.spec = spec;
     this.operations = readOperations(this.spec);
     this.#byId = new Map(this.operations.map((op) => [op.operationId, op]));
     // Tagged unions are validated by their tag (see discriminators.ts): the same verdicts, far faster.

@@ -5,6 +5,7 @@
  * its admin API as another `Contract`.
  */
 export { contract } from './gateway.ts';
+export { gatewayDocument } from './gateway-document.ts';
 export { Contract, type Verdict } from './contract.ts';
 export type { OpenApiDocument, OperationObject, ResponseObject, HeaderObject, ParameterObject, SchemaObject, MediaTypeObject, SecuritySchemeObject } from './document.ts';
 export { acceptsScheme, isPublic, documentedResponse, modelEndpoint, type Operation, type HttpMethod } from './operations.ts';

@@ -20,6 +20,7 @@ import { createStore, type Store } from './domain/store/index.ts';
 import { apiKeyCredentials } from './http/auth.ts';
 import { clientErrorHandler, frameworkErrors } from './http/client-errors.ts';
 import { installErrorHandling } from './http/errors.ts';
+import { bodyLimits } from './http/json-structure.ts';
 import { registerFavicon } from './http/favicon.ts';
 import { addSecurityHeaders } from './http/security-headers.ts';
 import { refuseWhileClosing } from './http/shutdown.ts';
@@ -29,8 +30,6 @@ import { registerOperations } from './http/pipeline.ts';
 import { handlers } from './routes/index.ts';
 import { defaultWorkerSettings, startEngines, type WorkerSettings } from './workers/engines.ts';
 
-/** Largest accepted request body (decision D9). */
-export const BODY_LIMIT = 20 * 1024 * 1024;
 /** Largest request line and headers together (Node's default), answered 431 beyond. */
 const MAX_HEADER_BYTES = 16 * 1024;
 
@@ -104,7 +103,7 @@ export async function buildApp(options: GatewayOptions = {}): Promise<FastifyIns
 
   const { http, ...limits } = serverTimeouts(timeouts);
   const app = Fastify({
-    bodyLimit: BODY_LIMIT,
+    bodyLimit: bodyLimits.bytes,
     logger: options.logger ?? { level: 'warn', redact: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers["x-admin-token"]', 'req.headers.cookie'] },
     // One log line per request would cost throughput and say nothing the client does not see; faults are logged.
     logController: new LogController({ disableRequestLogging: true }),

@@ -40,6 +40,15 @@ describe('decodeImageInput', () => {
     expect(bytesOf(same, 3).equals(source.data)).toBe(true);
   });
 
+  it('decodes a mask straight to a smaller size by nearest neighbour: still only black and white', async () => {
+    // 1024² of 3-pixel stripes: any averaging filter would make greys at every stripe edge.
+    const stripes = raw(1024, 1024, 3, (x) => (Math.floor(x / 3) % 2 === 0 ? [255, 255, 255] : [0, 0, 0]));
+    const mask = await decodeImageInput((await encode(stripes)).toString('base64'), 'mask', { width: 200, height: 100, nearest: true });
+    expect(mask).toMatchObject({ width: 200, height: 100 });
+    const values = new Set(bytesOf(mask, 3));
+    expect([...values].sort((a, b) => a - b)).toEqual([0, 255]);
+  });
+
   it('keeps the alpha channel of an RGBA image', async () => {
     const rgba = texture(20, 10, 4);
     const image = await decodeImageInput((await encode(rgba)).toString('base64'), 'mask');

@@ -119,6 +119,53 @@ describe('bodies JSON.parse would misread (decision D24)', () => {
   });
 });
 
+describe('JSON that would hold the event loop (decision D22)', () => {
+  // `{"model", "messages": [{"role", "content"}], "extra": [n elements]}`: 6 values besides the elements.
+  const withExtra = (elements: string) => `{"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],"extra":[${elements}]}`;
+  const limit = 50_000;
+
+  it('admits exactly 50,000 values and refuses one more with a 413 naming the limit', async () => {
+    const atLimit = await call(server.baseUrl, 'POST', '/v1/chat/completions', { key, raw: withExtra(Array(limit - 6).fill('0').join(',')) });
+    expect(atLimit.status).toBe(200);
+    const over = await call(server.baseUrl, 'POST', '/v1/chat/completions', { key, raw: withExtra(Array(limit - 5).fill('0').join(',')) });
+    expect(over.status).toBe(413);
+    expect(over.body).toEqual({ error: 'Request body holds more than 50,000 JSON values (each object member and array element counts one); send at most 50,000.' });
+  });
+
+  it('refuses 1.5 million distinct keys in 17 MB (two seconds of JSON.parse) without parsing them', async () => {
+    const keys = Array.from({ length: 1_500_000 }, (_, i) => `"k${i}":0`).join(',');
+    const res = await call(server.baseUrl, 'POST', '/v1/chat/completions', { key, raw: `{"model":"gpt-4o-mini","messages":[],"metadata":{${keys}}}` });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ error: expect.stringContaining('more than 50,000 JSON values') });
+  });
+
+  it('counts values, not the brackets, commas and quotes inside strings', async () => {
+    const content = `${'[{,\\"'.repeat(60_000)}"]}`;
+    const res = await call(server.baseUrl, 'POST', '/v1/chat/completions', { key, body: chatBody({ messages: [{ role: 'user', content }] }) });
+    expect(res.status).toBe(200);
+  });
+
+  it('admits 128 levels of nesting and refuses 129, and 100,000 levels answer 413, not a stack overflow', async () => {
+    // The body itself and `extra` are two levels; the rest is nested arrays.
+    const nested = (levels: number) => withExtra('['.repeat(levels - 2) + ']'.repeat(levels - 2));
+    expect((await call(server.baseUrl, 'POST', '/v1/chat/completions', { key, raw: nested(128) })).status).toBe(200);
+    const over = await call(server.baseUrl, 'POST', '/v1/chat/completions', { key, raw: nested(129) });
+    expect(over.status).toBe(413);
+    expect(over.body).toEqual({ error: 'Request body nests objects and arrays more than 128 levels deep; send at most 128.' });
+    for (const path of ['/v1/chat/completions', '/v1/responses']) {
+      const deep = `{"model":"gpt-4o-mini","input":"hi","messages":[],"tools":[{"type":"function","function":{"name":"f","parameters":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}}]}`;
+      const res = await call(server.baseUrl, 'POST', path, { key, raw: deep });
+      expect(res.status).toBe(413);
+    }
+  });
+
+  it('answers the Anthropic operations in their own shape', async () => {
+    const res = await call(server.baseUrl, 'POST', '/v1/messages', { key, raw: `{"model":"gpt-4o-mini","max_tokens":10,"messages":[{"role":"user","content":${'['.repeat(200)}${']'.repeat(200)}}]}` });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ type: 'error', error: { type: 'request_too_large', message: 'Request body nests objects and arrays more than 128 levels deep; send at most 128.' } });
+  });
+});
+
 describe('security headers on every answer (decision D26)', () => {
   it.each(['/v1/models', '/docs', '/dashboard', '/', '/nowhere', '/openapi.json'])('%s', async (path) => {
     const res = await fetch(`${server.baseUrl}${path}`, { headers: { 'x-api-key': key } });

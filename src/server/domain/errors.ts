@@ -13,6 +13,8 @@ export type ErrorKind =
   | 'permission'
   /** What the request names does not exist (404). */
   | 'not_found'
+  /** The request is larger than the server takes (413). */
+  | 'too_large'
   /** A limit of the caller's is used up (429). */
   | 'rate_limit'
   /** The server cannot take the request now: busy, or shutting down (503). */
@@ -53,6 +55,14 @@ export class QuotaExceeded extends GatewayError {
  */
 export function invalidRequest(message: string): GatewayError {
   return new GatewayError('invalid_request', message);
+}
+
+/**
+ * @example
+ * throw tooLarge('Request body holds more than 50,000 JSON values …');
+ */
+export function tooLarge(message: string): GatewayError {
+  return new GatewayError('too_large', message);
 }
 
 export function notFound(message: string): GatewayError {

@@ -11,7 +11,7 @@ import { GatewayError, QuotaExceeded, type ErrorKind } from '../domain/errors.ts
 import { errorBody, gatewayErrors } from './error-formats.ts';
 
 export { errorBody };
-import { parseJsonBody } from './json-body.ts';
+import { bodyTooLarge, parseJsonBody, readJsonBody } from './json-body.ts';
 import { quotaHeaders } from './responses.ts';
 
 const statusOf: Record<ErrorKind, number> = {
@@ -19,6 +19,7 @@ const statusOf: Record<ErrorKind, number> = {
   authentication: 401,
   permission: 403,
   not_found: 404,
+  too_large: 413,
   rate_limit: 429,
   unavailable: 503,
 };
@@ -43,16 +44,25 @@ function sendError(request: FastifyRequest, reply: FastifyReply, error: GatewayE
 }
 
 export function installErrorHandling(app: FastifyInstance): void {
-  // Our own JSON parser, so that malformed JSON gets a precise 400 instead of a generic one.
-  // Only JSON is accepted anywhere: without the other built-in parsers, any other type reaches the 415
-  // branch of the error handler below and gets a 400 that names it.
+  // Our own JSON reader and parser: bodies over a limit are refused while they arrive (D22), and malformed
+  // JSON gets a precise 400 instead of a generic one. Only JSON is accepted anywhere: without the other
+  // built-in parsers, any other type reaches the 415 branch of the error handler below and gets a 400 that
+  // names it.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    try {
-      done(null, parseJsonBody(body as string));
-    } catch (error) {
-      done(error as GatewayError, undefined);
-    }
+  app.addContentTypeParser('application/json', (request, payload, done) => {
+    readJsonBody(payload, request.headers['content-length']).then(
+      (text) => {
+        let body: unknown;
+        try {
+          body = parseJsonBody(text);
+        } catch (error) {
+          done(error as GatewayError, undefined);
+          return;
+        }
+        done(null, body);
+      },
+      (error: GatewayError) => done(error, undefined),
+    );
   });
 
   // Which methods each route pattern has (`/dashboard/api/keys/:keyId` as a regular expression), to tell
@@ -76,16 +86,16 @@ export function installErrorHandling(app: FastifyInstance): void {
   });
 
   app.setErrorHandler(async (error: FastifyError | GatewayError, request, reply) => {
-    if (error instanceof GatewayError) return sendError(request, reply, error);
-    const status = error.statusCode ?? 500;
+    const status = error instanceof GatewayError ? statusOf[error.kind] : (error.statusCode ?? 500);
     if (status === 413) {
       // Read (and drop) the rest of the upload before answering: a client still sending its body would
       // otherwise get a broken pipe instead of this 413. Fastify asks to close the connection; draining
       // makes that unnecessary, up to a bound.
       await drain(request.raw, DRAIN_LIMIT);
       reply.removeHeader('connection');
-      return send(request, reply, 413, `Request body is larger than ${app.initialConfig.bodyLimit} bytes.`);
     }
+    if (error instanceof GatewayError) return sendError(request, reply, error);
+    if (status === 413) return sendError(request, reply, bodyTooLarge());
     if (status === 415) {
       return send(request, reply, 400, `Content-Type must be application/json, not '${request.headers['content-type'] ?? 'none'}'.`);
     }

@@ -1,9 +1,73 @@
 /**
- * The one JSON body parser (decision D24). `JSON.parse` alone reads `1e309` as Infinity and keeps the last
- * of two equal keys; a body that depends on either would be understood one way here and another way
- * elsewhere, so both are refused with a 400 that says where.
+ * The one JSON body reader and parser.
+ *
+ * Reading (decision D22): the body's bytes are counted and its JSON structure scanned as each chunk
+ * arrives (json-structure.ts), so a body over a limit is refused with a 413 as soon as it passes it,
+ * without being held whole or parsed.
+ *
+ * Parsing (decision D24): `JSON.parse` alone reads `1e309` as Infinity and keeps the last of two equal keys;
+ * a body that depends on either would be understood one way here and another way elsewhere, so both are
+ * refused with a 400 that says where.
  */
-import { invalidRequest } from '../domain/errors.ts';
+import type { Readable } from 'node:stream';
+import { invalidRequest, tooLarge, type GatewayError } from '../domain/errors.ts';
+import { bodyLimits, JsonStructure, type BodyLimits } from './json-structure.ts';
+
+/** The 413 of a body over the byte limit. */
+export function bodyTooLarge(limits: BodyLimits = bodyLimits): GatewayError {
+  return tooLarge(`Request body is larger than ${limits.bytes} bytes.`);
+}
+
+/**
+ * The text of a JSON request body, read from `payload` within `limits`: refused as soon as its declared or
+ * received length passes the byte limit, or its structure the value or depth limit; a 400 when it ends
+ * short of its declared length or breaks off.
+ *
+ * @example
+ * const text = await readJsonBody(request.raw, request.headers['content-length']);
+ */
+export function readJsonBody(payload: Readable, contentLength: string | undefined, limits: BodyLimits = bodyLimits): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const declared = contentLength === undefined ? Number.NaN : Number(contentLength);
+    if (declared > limits.bytes) {
+      reject(bodyTooLarge(limits));
+      return;
+    }
+    const structure = new JsonStructure(limits);
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const finish = (error: Error | undefined) => {
+      payload.off('data', onData);
+      payload.off('end', onEnd);
+      payload.off('error', onError);
+      if (error) reject(error);
+      else resolve(Buffer.concat(chunks, received).toString('utf8'));
+    };
+    const onData = (chunk: Buffer | string) => {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      received += bytes.length;
+      if (received > limits.bytes) return finish(bodyTooLarge(limits));
+      try {
+        structure.push(bytes);
+      } catch (error) {
+        return finish(error as Error);
+      }
+      chunks.push(bytes);
+    };
+    const onEnd = () => {
+      if (!Number.isNaN(declared) && received !== declared) {
+        finish(invalidRequest(`Request body has ${received} bytes, not the ${declared} its Content-Length announced.`));
+      } else {
+        finish(undefined);
+      }
+    };
+    const onError = (error: Error) => finish(invalidRequest(`Request body could not be read: ${error.message}.`));
+    payload.on('data', onData);
+    payload.on('end', onEnd);
+    payload.on('error', onError);
+    payload.resume();
+  });
+}
 
 /**
  * The request body as JSON, or an invalid_request error: empty, malformed, a number too large for a
@@ -37,26 +101,31 @@ function refuseInfinity(key: string, value: unknown): unknown {
   return value;
 }
 
+/** The characters that open or close a container, separate values, or open a string. */
+const STRUCTURE = /["{}[\],]/g;
+
 /**
- * The first key that appears twice in one object of a well-formed JSON text, or undefined. One pass: each
- * string is skipped by searching for its closing quote, and each open object keeps the set of its keys.
+ * The first key that appears twice in one object of a well-formed JSON text, or undefined. One pass, from
+ * one structural character to the next: each open object keeps the set of its keys.
  */
 function repeatedKey(text: string): string | undefined {
   const objects: Array<Set<string> | null> = []; // null for an array
   let expectKey = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+  STRUCTURE.lastIndex = 0;
+  for (let match = STRUCTURE.exec(text); match !== null; match = STRUCTURE.exec(text)) {
+    const at = match.index;
+    const c = text.charCodeAt(at);
     if (c === 0x22 /* " */) {
-      const end = closingQuote(text, i);
+      const end = closingQuote(text, at);
       const keys = objects[objects.length - 1];
       if (expectKey && keys) {
-        const raw = text.slice(i, end + 1);
+        const raw = text.slice(at, end + 1);
         const key = raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1);
         if (keys.has(key)) return key;
         keys.add(key);
         expectKey = false;
       }
-      i = end;
+      STRUCTURE.lastIndex = end + 1;
     } else if (c === 0x7b /* { */) {
       objects.push(new Set());
       expectKey = true;
@@ -64,8 +133,8 @@ function repeatedKey(text: string): string | undefined {
       objects.push(null);
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
       objects.pop();
-    } else if (c === 0x2c /* , */) {
-      expectKey = objects[objects.length - 1] != null;
+    } else {
+      expectKey = objects[objects.length - 1] != null; // a comma
     }
   }
   return undefined;
@@ -76,7 +145,7 @@ function closingQuote(text: string, start: number): number {
   let at = start;
   for (;;) {
     at = text.indexOf('"', at + 1);
-    if (at < 0) return text.length; // cannot happen in text JSON.parse accepted
+    if (at < 0) return text.length; // an unterminated string: JSON.parse reports it
     let backslashes = 0;
     while (text.charCodeAt(at - 1 - backslashes) === 0x5c) backslashes++;
     if (backslashes % 2 === 0) return at;

@@ -6,8 +6,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { GatewayError } from '../domain/errors.ts';
 import type { EngineName, TaskOutcome } from './pool.ts';
+import { lowerThisThreadsPriority } from './priority.ts';
 
 type Tasks = Record<string, (...args: never[]) => unknown>;
+
+lowerThisThreadsPriority();
 
 const engine = (workerData as { engine: EngineName }).engine;
 const tasks: Tasks = engine === 'text' ? await import('./text-tasks.ts') : await import('./image-tasks.ts');

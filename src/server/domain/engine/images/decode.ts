@@ -17,6 +17,8 @@ export type ImageField = 'image' | 'mask';
 export interface DecodeSize {
   width: number;
   height: number;
+  /** Scale by nearest neighbour (a mask stays binary) instead of libvips's default lanczos3. */
+  nearest?: boolean;
 }
 
 const DATA_URL = /^data:([^,]*),/i;
@@ -57,7 +59,7 @@ export async function decodeImageInput(value: string, field: ImageField, size?: 
   try {
     // autoOrient: a phone photo is edited the way it is displayed, not the way its sensor stored it.
     let pipeline = sharp(bytes, { autoOrient: true }).toColourspace('srgb').ensureAlpha();
-    if (size !== undefined) pipeline = pipeline.resize(size.width, size.height, { fit: 'fill' });
+    if (size !== undefined) pipeline = pipeline.resize(size.width, size.height, { fit: 'fill', ...(size.nearest && { kernel: 'nearest' as const }) });
     const { data, info } = await pipeline
       .raw({ depth: 'uchar' })
       .toBuffer({ resolveWithObject: true });

@@ -60,9 +60,10 @@ export interface EncodedEditRequest extends Omit<EditRequest, 'image' | 'mask'> 
  */
 export async function editImageInputs(req: EncodedEditRequest): Promise<Buffer[]> {
   checkRequest(req.width, req.height, req.n);
-  // The source is only ever used at the output size, so it is decoded to it; the mask is scaled by
-  // `maskAt`'s own nearest-neighbour rule, which keeps its edges binary.
-  const image = await decodeImageInput(req.image, 'image', { width: req.width, height: req.height });
-  const mask = req.mask === undefined ? undefined : await decodeImageInput(req.mask, 'mask');
+  // Both are only ever used at the output size, so they are decoded to it: a 4096² upload then never holds
+  // its 64 MB of pixels. The mask is scaled by nearest neighbour, which keeps its edges binary.
+  const size = { width: req.width, height: req.height };
+  const image = await decodeImageInput(req.image, 'image', size);
+  const mask = req.mask === undefined ? undefined : await decodeImageInput(req.mask, 'mask', { ...size, nearest: true });
   return editImages({ ...req, image, mask });
 }

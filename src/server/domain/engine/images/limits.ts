@@ -1,7 +1,7 @@
-import { contract } from '../../../../contract/index.ts';
+import { gatewayDocument } from '../../../../contract/gateway-document.ts';
 import { invalidRequest } from '../../errors.ts';
 
-const schemas = contract.spec.components.schemas as Record<string, { maximum?: number; properties?: Record<string, Record<string, unknown>> }>;
+const schemas = gatewayDocument.components.schemas as Record<string, { maximum?: number; properties?: Record<string, Record<string, unknown>> }>;
 
 /** Largest width or height of a source image, a mask or a result (decision D9). */
 export const MAX_SIDE = 4096;

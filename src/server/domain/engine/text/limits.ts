@@ -4,7 +4,8 @@
  * Anthropic `input_schema`) schema (`ToolParameters` `x-limits`). Each keeps the work of one request bounded; a request over one is refused
  * with a message that names the limit.
  */
-import { contract, resolveRef } from '../../../../contract/index.ts';
+import { gatewayDocument } from '../../../../contract/gateway-document.ts';
+import { resolveRef } from '../../../../contract/refs.ts';
 import { TextEngineError } from './errors.ts';
 
 interface ToolLimits {
@@ -18,7 +19,7 @@ interface ToolLimits {
 }
 
 type Json = Record<string, unknown>;
-const schemas = contract.spec.components.schemas as Record<string, Json>;
+const schemas = gatewayDocument.components.schemas as Record<string, Json>;
 
 export const toolLimits = schemas.ToolParameters!['x-limits'] as ToolLimits;
 export const textLimit = (schemas.ChatCompletionRequest!['x-limits'] as { textCharacters: number }).textCharacters;

@@ -17,7 +17,7 @@ import { Ajv as AjvDraft7, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { canonicalJson } from '../../../../lib/canonical-json.ts';
 import { hashString } from '../../../../lib/random.ts';
-import { withFormats } from '../../../../contract/index.ts';
+import { withFormats } from '../../../../contract/ajv.ts';
 import { linearRegExp } from './linear-regexp.ts';
 
 export type Schema = boolean | Record<string, unknown>;

@@ -2,7 +2,7 @@
  * Schema plumbing for the argument generator: local `$ref`s followed (with the contract's resolver) and
  * `allOf` members merged, so the generator sees one plain schema at a time.
  */
-import { resolveRef } from '../../../../contract/index.ts';
+import { resolveRef } from '../../../../contract/refs.ts';
 import type { Schema } from './schema-check.ts';
 
 export type SchemaObject = Record<string, unknown>;
