@@ -1,8 +1,9 @@
 /**
  * `npm run bench`: how fast the reference server is, side by side with a bare `node:http` server answering
- * the same bytes and with the Prism mock of the same contract, measured in one run on loopback.
+ * the same bytes and with the Prism mock of the same contract, measured in one run on loopback; and the
+ * quota-heavy path of image requests on each store (memory, SQLite, PostgreSQL).
  *
- *   npm run bench                      full run (about two minutes); prints the tables
+ *   npm run bench                      full run (four to five minutes); prints the tables
  *   npm run bench -- --quick           a few seconds: proves every measurement works (CI), judges no number
  *   npm run bench -- --write-docs      also puts the figures in docs/benchmarks.md
  *   npm run bench -- --cpu-prof        also writes a CPU profile of the reference server to artifacts/profiles/

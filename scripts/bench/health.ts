@@ -30,6 +30,14 @@ export function brokenMeasurements(results: BenchResults): string[] {
     if (!(image.p50Ms > 0 && image.imagesPerSecond > 0)) broken.push(`${where}: no figure`);
     if (image.errors + image.non2xx > 0) broken.push(`${where}: ${image.errors} errors, ${image.non2xx} non-2xx answers`);
   }
+  if (!results.quota) broken.push('quota path: not measured');
+  for (const store of results.quota?.stores ?? []) {
+    for (const name of ['granted', 'refused'] as const) {
+      const f = store[name];
+      if (!(f.rps > 0 && f.p50Ms > 0 && f.p99Ms > 0)) broken.push(`quota path on ${store.store}, ${name}: no figure`);
+    }
+    for (const problem of store.problems) broken.push(`quota path on ${store.store}: ${problem}`);
+  }
   if (!(results.conformance.durationS > 0)) broken.push('conformance suite: no run time');
   if (!(results.memory.peakMb > 0)) broken.push('server memory: no sample');
   return broken;

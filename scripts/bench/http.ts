@@ -1,6 +1,6 @@
 /** Requests per second side by side: the servers take turns under the same load, round after round. */
 import { cpuTimeUs } from './cpu.ts';
-import { runLoad, type LoadResult, type LoadSpec } from './load.ts';
+import { runLoad, summariseRounds, type LoadResult, type LoadSpec } from './load.ts';
 import { percentile } from './stats.ts';
 import type { ServerProcess } from './processes.ts';
 import type { HttpFigure, HttpScenarioResult, TargetName } from './results.ts';
@@ -65,21 +65,10 @@ function roundRatio(a: HttpFigure, b: HttpFigure): number {
 type RoundResult = LoadResult & { rssPeakMb: number; cpuUsPerRequest: number | null };
 
 function summarise(rounds: RoundResult[]): HttpFigure {
-  const byRate = [...rounds].sort((a, b) => a.rps - b.rps);
-  const median = byRate[Math.floor((byRate.length - 1) / 2)]!;
   return {
-    rps: median.rps,
-    p50Ms: median.p50Ms,
-    p99Ms: median.p99Ms,
-    requests: rounds.reduce((n, r) => n + r.requests, 0),
-    errors: rounds.reduce((n, r) => n + r.errors, 0),
-    errorKinds: rounds.reduce<Record<string, number>>((all, r) => {
-      for (const [kind, count] of Object.entries(r.errorKinds)) all[kind] = (all[kind] ?? 0) + count;
-      return all;
-    }, {}),
+    ...summariseRounds(rounds),
     non2xx: rounds.reduce((n, r) => n + r.non2xx, 0),
     rssPeakMb: Math.max(...rounds.map((r) => r.rssPeakMb)),
     cpuUsPerRequest: rounds.some((r) => r.cpuUsPerRequest === null) ? null : percentile(rounds.map((r) => r.cpuUsPerRequest!), 50),
-    roundsRps: rounds.map((r) => r.rps),
   };
 }

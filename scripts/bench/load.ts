@@ -16,6 +16,8 @@ export interface LoadSpec {
   idReplacement?: boolean;
   /** Lets each request change itself (the image load picks a key with quota left). */
   setupRequest?: Request['setupRequest'];
+  /** The status whose answers' latencies are measured (the quota path's refusals: 429); any 2xx by default. */
+  expectStatus?: number;
 }
 
 export interface LoadOptions {
@@ -37,6 +39,8 @@ export interface LoadResult {
   errorKinds: Record<string, number>;
   /** Answers whose status was not 2xx. */
   non2xx: number;
+  /** How many answers of each status. */
+  statuses: Record<string, number>;
   durationS: number;
 }
 
@@ -49,6 +53,8 @@ export interface LoadResult {
  */
 export async function runLoad(baseUrl: string, spec: LoadSpec, options: LoadOptions): Promise<LoadResult> {
   const times: number[] = [];
+  const statuses: Record<string, number> = {};
+  const measured = (status: number) => (spec.expectStatus === undefined ? status >= 200 && status < 300 : status === spec.expectStatus);
   let responses = 0;
   let last = 0;
   const first = performance.now();
@@ -66,7 +72,8 @@ export async function runLoad(baseUrl: string, spec: LoadSpec, options: LoadOpti
   instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
     responses++;
     last = performance.now();
-    if (statusCode >= 200 && statusCode < 300) times.push(responseTime);
+    statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
+    if (measured(statusCode)) times.push(responseTime);
   });
   const errorKinds: Record<string, number> = {};
   instance.on('reqError', (error: Error & { code?: string }) => {
@@ -83,6 +90,42 @@ export async function runLoad(baseUrl: string, spec: LoadSpec, options: LoadOpti
     errors: result.errors,
     errorKinds,
     non2xx: result.non2xx,
+    statuses,
     durationS,
+  };
+}
+
+/** What a run of several rounds of one load says: the median round's figures, and the totals of all. */
+export interface RoundsSummary {
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Requests of the rounds (not of a warm-up). */
+  requests: number;
+  errors: number;
+  /** How many of each kind of error, over all rounds. */
+  errorKinds: Record<string, number>;
+  /** Requests per second of every round; the figure is the median round. */
+  roundsRps: number[];
+}
+
+/**
+ * The median round (by requests per second) and the totals of the rounds, as every section reports them.
+ *
+ * @example
+ *   const { rps, p99Ms, errors } = summariseRounds(rounds);
+ */
+export function summariseRounds(rounds: readonly LoadResult[]): RoundsSummary {
+  const median = [...rounds].sort((a, b) => a.rps - b.rps)[Math.floor((rounds.length - 1) / 2)]!;
+  const errorKinds: Record<string, number> = {};
+  for (const r of rounds) for (const [kind, n] of Object.entries(r.errorKinds)) errorKinds[kind] = (errorKinds[kind] ?? 0) + n;
+  return {
+    rps: median.rps,
+    p50Ms: median.p50Ms,
+    p99Ms: median.p99Ms,
+    requests: rounds.reduce((n, r) => n + r.requests, 0),
+    errors: rounds.reduce((n, r) => n + r.errors, 0),
+    errorKinds,
+    roundsRps: rounds.map((r) => r.rps),
   };
 }

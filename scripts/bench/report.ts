@@ -2,7 +2,7 @@
  * One run's figures as tables: printed to the terminal and written as Markdown (`artifacts/bench.md`,
  * and the figures part of `docs/benchmarks.md`). The same tables in both, so the docs say what was printed.
  */
-import { targetLabels, type BenchResults, type TargetName } from './results.ts';
+import { storeLabels, targetLabels, type BenchResults, type QuotaFigure, type StoreName, type TargetName } from './results.ts';
 import { round } from './stats.ts';
 
 interface Table {
@@ -12,6 +12,7 @@ interface Table {
 }
 
 const targets: TargetName[] = ['reference', 'bare', 'prism'];
+const stores: StoreName[] = ['memory', 'sqlite', 'postgres'];
 const num = (value: number) => round(value).toLocaleString('en-US');
 const ms = (value: number) => `${round(value)}`;
 const cpu = (us: number | null) => (us === null ? '–' : String(Math.round(us)));
@@ -59,6 +60,7 @@ function tables(results: BenchResults): Table[] {
   };
 
   const c = results.conformance;
+  const quota = results.quota && quotaTable(results.quota);
   const other: Table = {
     title: 'Conformance suite and memory (reference)',
     headers: ['Measure', 'Result'],
@@ -75,7 +77,40 @@ function tables(results: BenchResults): Table[] {
     headers: ['Target', 'Goal', 'Measured', judged ? 'Met' : 'Met (not judged)'],
     rows: results.targets.map((t) => [t.name, t.goal, t.measured, t.met ? 'yes' : 'NO']),
   };
-  return [http, streams, images, other, goals];
+  return [http, streams, images, ...(quota ? [quota] : []), other, goals];
+}
+
+/** The quota path: both cases on each store, side by side, and what each store counted. */
+function quotaTable(quota: NonNullable<BenchResults['quota']>): Table {
+  const of = (store: StoreName) => quota.stores.find((s) => s.store === store);
+  const cells = (show: (s: NonNullable<ReturnType<typeof of>>) => string) => stores.map((store) => {
+    const result = of(store);
+    return result ? show(result) : '–';
+  });
+  const rows = (name: 'granted' | 'refused', label: string, status: number): string[][] => {
+    const f = (store: StoreName): QuotaFigure | undefined => of(store)?.[name];
+    const pg = f('postgres');
+    const sqlite = f('sqlite');
+    const other = (figure: QuotaFigure) => Object.entries(figure.statuses).reduce((n, [s, count]) => (Number(s) === status ? n : n + count), 0);
+    return [
+      [label, 'req/s', ...cells((s) => num(s[name].rps)), `${quota.ratios[name].toFixed(2)}×`],
+      ['', 'p50 ms', ...cells((s) => ms(s[name].p50Ms)), ''],
+      ['', 'p99 ms', ...cells((s) => ms(s[name].p99Ms)), ''],
+      ['', 'server CPU µs/req', ...cells((s) => cpu(s[name].cpuUsPerRequest)), cpuRatio(pg?.cpuUsPerRequest ?? null, sqlite?.cpuUsPerRequest ?? null)],
+      ['', 'database CPU µs/req', ...cells((s) => cpu(s[name].databaseCpuUsPerRequest)), ''],
+      ['', `errors / not ${status}`, ...cells((s) => `${s[name].errors} / ${other(s[name])}`), ''],
+    ];
+  };
+  return {
+    title: `Quota path: POST /v1/generation/image, ${quota.size}, n = 1, ${quota.connections} connections, ${quota.rounds} round(s) of ${quota.amount !== undefined ? `${quota.amount} requests` : `${quota.durationS} s`} per store, medians`,
+    headers: ['Keys', 'Figure', ...stores.map((s) => storeLabels[s]), 'PostgreSQL / SQLite'],
+    rows: [
+      ...rows('granted', 'quota left: reserved and painted', 200),
+      ...rows('refused', 'quota used up: refused, not painted', 429),
+      ['both', 'peak RSS MB', ...cells((s) => num(s.rssPeakMb)), ''],
+      ['', 'images counted / 200s / sent', ...cells((s) => `${s.check.imagesCounted} / ${s.check.answered200} / ${s.check.sent}`), ''],
+    ],
+  };
 }
 
 /** The machine and run, in one line (with the load average at its start and end: how shared the machine was). */

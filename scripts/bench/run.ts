@@ -1,9 +1,10 @@
 /**
  * One benchmark run: the reference server, a bare `node:http` server replaying its bytes and the Prism
- * mock, each in its own process, measured side by side on loopback with the same requests.
+ * mock, each in its own process, measured side by side on loopback with the same requests; and the quota
+ * path on a reference server per store (memory, SQLite, PostgreSQL).
  */
-import { mkdirSync, rmSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildServer } from '../build-server.ts';
 import { timeConformance } from './conformance.ts';
@@ -12,10 +13,12 @@ import { imageLoad, keyPool } from './images.ts';
 import { measureScenario, type Target } from './http.ts';
 import { describeMachine } from './machine.ts';
 import { startEntry, startPrism, type ServerProcess } from './processes.ts';
+import { measureQuotaPath } from './quota.ts';
 import { chatRequest, modelsRequest, repeatedChatRequest, streamRequest } from './requests.ts';
 import type { BenchResults, HttpScenarioResult } from './results.ts';
 import { sampleRss, type RssSampler } from './rss.ts';
 import type { BenchSettings } from './settings.ts';
+import { startStoreServers } from './stores.ts';
 import { concurrentStreams, expectStreams, timeToFirstEvent } from './streams.ts';
 import { judge } from './targets.ts';
 
@@ -59,6 +62,11 @@ export async function runBench(options: RunOptions): Promise<BenchResults> {
   await buildServer();
   const prismStarting = startPrism();
   prismStarting.then((p) => servers.push(p), () => {});
+  // PostgreSQL, for the quota path, starts meanwhile too (a second or so; the first time as root, a copy of
+  // its binaries the `postgres` user can reach).
+  const postgresStarting = startEntry('postgres', 'scripts/bench/postgres-entry.ts', [], { timeoutS: 120 });
+  postgresStarting.then((p) => servers.push(p), () => {});
+  const sqliteDir = mkdtempSync(join(tmpdir(), 'bench-quota-'));
   try {
     const reference = await startEntry(
       'reference',
@@ -127,6 +135,20 @@ export async function runBench(options: RunOptions): Promise<BenchResults> {
       images.push({ ...result, rssPeakMb: phase.end() });
     }
 
+    // The quota path on each store: a server per store, stopped once measured (the database last).
+    log('quota path: a reference server on each store (memory, SQLite, PostgreSQL), issuing its keys');
+    const postgres = await postgresStarting;
+    const storeServers = await startStoreServers({
+      postgresUrl: postgres.ready.url as string,
+      sqliteDir,
+      settings: settings.quota,
+      spawn: { nodeFlags: options.serverFlags, env: options.serverEnv },
+    });
+    const quotaTargets = storeServers.map((s) => ({ ...s, rss: track(s.server), ...(s.store === 'postgres' && { databasePid: postgres.pid }) }));
+    const quota = await measureQuotaPath(quotaTargets, settings.quota, log);
+    await Promise.all(storeServers.map((s) => s.server.close()));
+    await postgres.close();
+
     // Requests per second, side by side.
     const targets: Target[] = [
       { name: 'reference', server: reference, rss: referenceRss },
@@ -163,6 +185,7 @@ export async function runBench(options: RunOptions): Promise<BenchResults> {
         concurrent: { ...concurrent, rssPeakMb: concurrentRss },
       },
       images,
+      quota,
       conformance: { ...conformance, rssPeakMb: conformanceRss },
       memory: { startMb, peakMb: Math.max(referenceRss.peak, slowPeak) },
     };
@@ -170,6 +193,8 @@ export async function runBench(options: RunOptions): Promise<BenchResults> {
   } finally {
     for (const rss of samplers) rss.stop();
     await prismStarting.catch(() => undefined);
+    await postgresStarting.catch(() => undefined);
     await Promise.all(servers.map((s) => s.close()));
+    rmSync(sqliteDir, { recursive: true, force: true });
   }
 }

@@ -38,6 +38,29 @@ export interface BenchSettings {
   };
   /** Ultimate keys the server issues for the image load (50 images a day each). */
   imageKeys: number;
+  /**
+   * The quota-heavy path on each store: image requests of the smallest size, n = 1, so that authentication
+   * and the quota's reservation weigh as much as they can against painting. The stores take turns, round
+   * after round, as the servers of the HTTP figures do.
+   */
+  quota: {
+    connections: number;
+    warmupS: number;
+    /**
+     * Seconds per case, store and round; or `amount` requests (the quick run: autocannon would round a
+     * short duration up to a whole second, six times over).
+     */
+    durationS?: number;
+    amount?: number;
+    rounds: number;
+    /**
+     * Ultimate keys each store's server issues for the granted load: their 50 images a day each must cover
+     * every request of the warm-up and the rounds on the fastest store.
+     */
+    keys: number;
+    /** Ultimate keys with today's quota used up, for the refused load. */
+    spentKeys: number;
+  };
 }
 
 const imageCases: ImageCase[] = [
@@ -53,6 +76,7 @@ export const fullSettings: BenchSettings = {
   streams: { sequential: 200, concurrent: 1000, maxTokens: 64, tokenDelayMs: 40 },
   images: { cases: imageCases, connections: 1, durationS: 5 },
   imageKeys: 1000,
+  quota: { connections: 16, warmupS: 1, durationS: 3, rounds: 3, keys: 1000, spentKeys: 200 },
 };
 
 export const quickSettings: BenchSettings = {
@@ -61,4 +85,5 @@ export const quickSettings: BenchSettings = {
   streams: { sequential: 10, concurrent: 100, maxTokens: 8, tokenDelayMs: 5 },
   images: { cases: imageCases, connections: 1, amount: 2 },
   imageKeys: 10,
+  quota: { connections: 8, warmupS: 0, amount: 300, rounds: 1, keys: 100, spentKeys: 20 },
 };

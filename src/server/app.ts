@@ -34,8 +34,13 @@ import { defaultWorkerSettings, startEngines, type WorkerSettings } from './work
 const MAX_HEADER_BYTES = 16 * 1024;
 
 export interface GatewayOptions {
-  /** `'memory'`, the path of a SQLite file (default `data/gateway.sqlite`), or a store of your own. */
+  /**
+   * `'memory'`, a `postgres://` URL, the path of a SQLite file (default `data/gateway.sqlite`), or a store of
+   * your own. The app closes it when it closes.
+   */
   store?: string | Store;
+  /** Connections at most to PostgreSQL (default 10). */
+  databasePoolSize?: number;
   /**
    * The domain services, given the ones built from the store: return them as they are, wrapped (to observe
    * or change what they do), or replaced (another text or image engine behind the same contract).
@@ -74,33 +79,7 @@ declare module 'fastify' {
 }
 
 export async function buildApp(options: GatewayOptions = {}): Promise<FastifyInstance> {
-  const store = typeof options.store === 'object' ? options.store : createStore(options.store ?? 'data/gateway.sqlite');
-  const demoKeys = options.demoKeys ?? true;
-  if (demoKeys) seedDemoKeys(store);
-  const now = options.now ?? (() => new Date());
-  const configuredToken = options.adminToken?.trim() || undefined;
-  const admin = {
-    token: configuredToken === undefined ? generateAdminToken() : checkAdminToken(configuredToken),
-    sessions: createSessions(now),
-    throttle: createSignInThrottle(now),
-  };
   const timeouts = { ...defaultTimeouts, ...options.timeouts };
-
-  const engines = startEngines({ ...defaultWorkerSettings(), ...options.workers });
-  const built: Services = {
-    text: engines.text,
-    images: createImageService(engines.images, createImageQuota(store, now)),
-  };
-  const context: AppContext = {
-    store,
-    services: options.services ? options.services(built) : built,
-    now,
-    tokenDelayMs: options.tokenDelayMs ?? 0,
-    demoKeys,
-    admin,
-  };
-  const credentials = { ...apiKeyCredentials(createKeyVerifier(store, { demoKeys, now })), ...adminCredentials(admin) };
-
   const { http, ...limits } = serverTimeouts(timeouts);
   const app = Fastify({
     bodyLimit: bodyLimits.bytes,
@@ -119,10 +98,45 @@ export async function buildApp(options: GatewayOptions = {}): Promise<FastifyIns
     return503OnClosing: false,
     forceCloseConnections: 'idle',
   });
+
+  const store =
+    typeof options.store === 'object'
+      ? options.store
+      : await createStore(options.store ?? 'data/gateway.sqlite', { poolSize: options.databasePoolSize, warn: (message) => app.log.warn(message) });
+  const demoKeys = options.demoKeys ?? true;
+  const now = options.now ?? (() => new Date());
+  const configuredToken = options.adminToken?.trim() || undefined;
+  const admin = {
+    token: configuredToken === undefined ? generateAdminToken() : checkAdminToken(configuredToken),
+    sessions: createSessions(store, now),
+    throttle: createSignInThrottle(now),
+  };
+  try {
+    if (demoKeys) await seedDemoKeys(store);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+
+  const engines = startEngines({ ...defaultWorkerSettings(), ...options.workers });
+  const built: Services = {
+    text: engines.text,
+    images: createImageService(engines.images, createImageQuota(store, now)),
+  };
+  const context: AppContext = {
+    store,
+    services: options.services ? options.services(built) : built,
+    now,
+    tokenDelayMs: options.tokenDelayMs ?? 0,
+    demoKeys,
+    admin,
+  };
+  const credentials = { ...apiKeyCredentials(createKeyVerifier(store, { demoKeys, now })), ...adminCredentials(admin) };
+
   app.decorate('dashboard', { path: '/dashboard', adminToken: admin.token, adminTokenGenerated: !configuredToken } satisfies DashboardInfo);
   app.addHook('onClose', async () => {
     await engines.close();
-    store.close();
+    await store.close();
   });
 
   await app.register(cors, {

@@ -5,8 +5,10 @@
  * |---|---|---|
  * | `PORT` | `--port` | 8080 |
  * | `HOST` | `--host` | 127.0.0.1 |
- * | `GATEWAY_STORE` (`memory` or `sqlite`) | `--store` | sqlite |
+ * | `GATEWAY_STORE` (`sqlite`, `postgres` or `memory`) | `--store` | sqlite |
  * | `GATEWAY_DB` (SQLite file) | `--db` | data/gateway.sqlite |
+ * | `GATEWAY_DATABASE_URL` (PostgreSQL, `postgres://user:password@host:5432/database`, TLS by `sslmode`) | `--database-url` | none |
+ * | `GATEWAY_DATABASE_POOL_SIZE` (PostgreSQL connections per instance) | | 10 |
  * | `GATEWAY_DEMO_KEYS` (`on` or `off`) | `--demo-keys`, `--no-demo-keys` | on for a loopback host only (decision D26) |
  * | `GATEWAY_TOKEN_DELAY_MS` | `--token-delay-ms` | 0 |
  * | `GATEWAY_CORS_ORIGINS` (comma-separated, `*` for any) | `--cors-origins` | `*` |
@@ -20,13 +22,16 @@
  */
 import { parseArgs } from 'node:util';
 import { isIP } from 'node:net';
+import { isPostgresUrl } from './domain/store/index.ts';
 import { defaultTimeouts, type Timeouts } from './http/timeouts.ts';
 import { defaultWorkerSettings, type WorkerSettings } from './workers/engines.ts';
 
 export interface ServerConfig {
   port: number;
   host: string;
+  /** `memory`, a `postgres://` URL, or the path of a SQLite file. */
   store: string;
+  databasePoolSize: number;
   demoKeys: boolean;
   /** Whether the demo keys are on for a host other than loopback (so the operator is warned). */
   demoKeysExposed: boolean;
@@ -53,6 +58,7 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
       host: { type: 'string' },
       store: { type: 'string' },
       db: { type: 'string' },
+      'database-url': { type: 'string' },
       'demo-keys': { type: 'boolean' },
       'no-demo-keys': { type: 'boolean' },
       'token-delay-ms': { type: 'string' },
@@ -62,7 +68,16 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
     strict: true,
   });
   const storeKind = values.store ?? env.GATEWAY_STORE ?? 'sqlite';
-  if (storeKind !== 'memory' && storeKind !== 'sqlite') throw new Error(`GATEWAY_STORE must be 'memory' or 'sqlite', not '${storeKind}'.`);
+  if (storeKind !== 'memory' && storeKind !== 'sqlite' && storeKind !== 'postgres') {
+    throw new Error(`GATEWAY_STORE must be 'sqlite', 'postgres' or 'memory', not '${storeKind}'.`);
+  }
+  const databaseUrl = values['database-url'] ?? env.GATEWAY_DATABASE_URL;
+  if (storeKind === 'postgres' && !databaseUrl) {
+    throw new Error('GATEWAY_STORE=postgres needs GATEWAY_DATABASE_URL (or --database-url), such as postgres://gateway:secret@db.internal:5432/gateway.');
+  }
+  if (storeKind === 'postgres' && !isPostgresUrl(databaseUrl!)) {
+    throw new Error('GATEWAY_DATABASE_URL must be a postgres:// or postgresql:// URL, such as postgres://gateway:secret@db.internal:5432/gateway.');
+  }
   const origins = values['cors-origins'] ?? env.GATEWAY_CORS_ORIGINS ?? '*';
   const host = values.host ?? env.HOST ?? '127.0.0.1';
   const demoKeys = demoKeysSetting(values['demo-keys'], values['no-demo-keys'], env.GATEWAY_DEMO_KEYS) ?? isLoopback(host);
@@ -71,7 +86,8 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
   return {
     port: integer('PORT', values.port ?? env.PORT ?? '8080', 0, 65535),
     host,
-    store: storeKind === 'memory' ? 'memory' : (values.db ?? env.GATEWAY_DB ?? 'data/gateway.sqlite'),
+    store: storeKind === 'memory' ? 'memory' : storeKind === 'postgres' ? databaseUrl! : (values.db ?? env.GATEWAY_DB ?? 'data/gateway.sqlite'),
+    databasePoolSize: integer('GATEWAY_DATABASE_POOL_SIZE', env.GATEWAY_DATABASE_POOL_SIZE ?? '10', 1, 1000),
     demoKeys,
     demoKeysExposed: demoKeys && !isLoopback(host),
     timeouts: {

@@ -7,6 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { isLoopback, readConfig, type ServerConfig } from './config.ts';
 import { demoKeys } from './domain/keys.ts';
+import { isPostgresUrl } from './domain/store/index.ts';
+import { redacted } from './domain/store/postgres.ts';
 import { closeGracefully } from './http/shutdown.ts';
 
 let config: ServerConfig;
@@ -17,10 +19,18 @@ try {
   process.exit(2);
 }
 
+/** What the start-up banner says of the store (never a database password). */
+function storeLabel(store: string): string {
+  if (store === 'memory') return 'memory (lost on exit)';
+  if (isPostgresUrl(store)) return `PostgreSQL ${redacted(store)} (up to ${config.databasePoolSize} connections)`;
+  return `SQLite file ${store}`;
+}
+
 let app: FastifyInstance;
 try {
   app = await buildApp({
     store: config.store,
+    databasePoolSize: config.databasePoolSize,
     demoKeys: config.demoKeys,
     tokenDelayMs: config.tokenDelayMs,
     corsOrigins: config.corsOrigins,
@@ -54,7 +64,7 @@ const lines = [
   app.dashboard.adminTokenGenerated
     ? `  Admin token:    ${app.dashboard.adminToken}   (generated for this run; set GATEWAY_ADMIN_TOKEN or --admin-token to keep one)`
     : '  Admin token:    as configured (GATEWAY_ADMIN_TOKEN or --admin-token)',
-  `  Store:          ${config.store === 'memory' ? 'memory (lost on exit)' : `SQLite file ${config.store}`}`,
+  `  Store:          ${storeLabel(config.store)}`,
   config.demoKeys
     ? `  Demo keys:      ${demoKeys.map((k) => k.key).join(', ')}`
     : `  Demo keys:      off${isLoopback(config.host) ? '' : ' (on by default for a loopback host only; GATEWAY_DEMO_KEYS=on to have them)'}`,

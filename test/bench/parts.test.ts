@@ -1,4 +1,4 @@
-/** The benchmark's own arithmetic: percentiles, the image key pool, RSS sampling and the docs markers. */
+/** The benchmark's own arithmetic: percentiles, the image key pools, RSS sampling and the docs markers. */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { END, START, writeFigures } from '../../scripts/bench/docs.ts';
 import { keyPool } from '../../scripts/bench/images.ts';
+import { keyRotation } from '../../scripts/bench/quota.ts';
 import type { BenchResults } from '../../scripts/bench/results.ts';
 import { sampleRss } from '../../scripts/bench/rss.ts';
 import { percentile } from '../../scripts/bench/stats.ts';
@@ -34,6 +35,16 @@ describe('keyPool', () => {
     const next = keyPool(['a']);
     for (let i = 0; i < 50; i++) next(1);
     expect(() => next(1)).toThrow(/ran out of image keys/);
+  });
+});
+
+describe('keyRotation', () => {
+  it('gives the keys in turn, and counts the requests beyond their quotas', () => {
+    const keys = keyRotation(['a', 'b', 'c'], 2);
+    expect(Array.from({ length: 6 }, () => keys.next())).toEqual(['a', 'b', 'c', 'a', 'b', 'c']);
+    expect(keys.excess).toBe(0);
+    keys.next();
+    expect({ handed: keys.handed, excess: keys.excess }).toEqual({ handed: 7, excess: 1 });
   });
 });
 

@@ -73,6 +73,29 @@ describe('npm run bench -- --quick', () => {
     }
   });
 
+  it('runs the quota path on memory, SQLite and PostgreSQL: 200 while quota is left, 429 once it is used up, counted right', () => {
+    const quota = results.quota!;
+    expect(quota.stores.map((s) => s.store)).toEqual(['memory', 'sqlite', 'postgres']);
+    for (const store of quota.stores) {
+      expect({ store: store.store, problems: store.problems }).toEqual({ store: store.store, problems: [] });
+      for (const [name, status] of [['granted', '200'], ['refused', '429']] as const) {
+        const f = store[name];
+        positive(f.rps);
+        positive(f.p50Ms);
+        expect(Object.keys(f.statuses)).toEqual([status]);
+        expect(f.errors).toBe(0);
+      }
+      positive(store.check.answered200);
+      expect(store.check.imagesCounted).toBeGreaterThanOrEqual(store.check.answered200);
+      expect(store.check.spentKeysChanged).toBe(0);
+      positive(store.rssPeakMb);
+    }
+    if (process.platform === 'linux') positive(quota.stores[2]!.refused.databaseCpuUsPerRequest ?? 0);
+    positive(quota.ratios.granted);
+    positive(quota.ratios.refused);
+    expect(run.stdout).toContain('PostgreSQL / SQLite');
+  });
+
   it('times the conformance suite and samples the server memory', () => {
     positive(results.conformance.durationS);
     positive(results.conformance.passed);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { generateAdminToken, tokensMatch } from '../../src/server/dashboard/admin-token.ts';
 import { sessionCookie, sessionIdFrom } from '../../src/server/dashboard/session-cookie.ts';
 import { SESSION_SECONDS, createSessions } from '../../src/server/domain/sessions.ts';
+import { createMemoryStore } from '../../src/server/domain/store/memory.ts';
 
 describe('tokensMatch', () => {
   it('accepts only the exact token', () => {
@@ -20,28 +21,33 @@ describe('generateAdminToken', () => {
 });
 
 describe('sessions', () => {
-  it('are valid until they expire or are closed', () => {
+  it('are valid until they expire or are closed, and are kept as hashes', async () => {
     let now = new Date('2030-01-01T00:00:00Z');
-    const sessions = createSessions(() => now);
-    const a = sessions.open();
-    const b = sessions.open();
-    expect(sessions.isValid(a) && sessions.isValid(b)).toBe(true);
-    sessions.close(a);
-    expect(sessions.isValid(a)).toBe(false);
+    const store = createMemoryStore();
+    const sessions = createSessions(store, () => now);
+    const a = await sessions.open();
+    const b = await sessions.open();
+    expect((await sessions.isValid(a)) && (await sessions.isValid(b))).toBe(true);
+    expect(await store.sessionExpiry(a)).toBeUndefined();
+    await sessions.close(a);
+    expect(await sessions.isValid(a)).toBe(false);
     now = new Date(now.getTime() + SESSION_SECONDS * 1000);
-    expect(sessions.isValid(b)).toBe(false);
-    expect(sessions.isValid(undefined)).toBe(false);
-    expect(sessions.isValid('made-up')).toBe(false);
+    expect(await sessions.isValid(b)).toBe(false);
+    expect(await sessions.isValid(undefined)).toBe(false);
+    expect(await sessions.isValid('made-up')).toBe(false);
   });
 
-  it('keep at most a thousand, dropping the oldest', () => {
-    const sessions = createSessions(() => new Date('2030-01-01T00:00:00Z'));
-    const first = sessions.open();
-    const second = sessions.open();
-    for (let i = 0; i < 1000; i++) sessions.open();
-    expect(sessions.isValid(first)).toBe(false);
-    expect(sessions.isValid(second)).toBe(false);
-    expect(sessions.isValid(sessions.open())).toBe(true);
+  it('keep at most a thousand, dropping the oldest', async () => {
+    let now = Date.parse('2030-01-01T00:00:00Z');
+    // A tick between sessions, so that "oldest" is well defined.
+    const sessions = createSessions(createMemoryStore(), () => new Date((now += 1000)));
+    const first = await sessions.open();
+    const second = await sessions.open();
+    for (let i = 0; i < 999; i++) await sessions.open();
+    expect(await sessions.isValid(first)).toBe(false);
+    expect(await sessions.isValid(second)).toBe(true);
+    await sessions.open();
+    expect(await sessions.isValid(second)).toBe(false);
   });
 });
 

@@ -139,7 +139,7 @@ export const faults: Record<string, FaultDefinition> = {
           ...store,
           saveResponse: (record, expireBefore) => {
             owners.set(record.id, record.keyId);
-            store.saveResponse(record, expireBefore);
+            return store.saveResponse(record, expireBefore);
           },
           findResponse: (id, keyId) => store.findResponse(id, owners.get(id) ?? keyId),
           deleteResponse: (id, keyId) => store.deleteResponse(id, owners.get(id) ?? keyId),
@@ -384,7 +384,7 @@ export const faults: Record<string, FaultDefinition> = {
   },
   'tier-not-enforced': {
     breaks: 'the tier rule (403)',
-    server: (store) => ({ store: { ...store, findKeyByHash: (hash) => withTier(store.findKeyByHash(hash), 'ultimate') } }),
+    server: (store) => ({ store: { ...store, findKeyByHash: async (hash) => withTier(await store.findKeyByHash(hash), 'ultimate') } }),
   },
   'quota-off-by-one': {
     breaks: 'the daily quota table',
@@ -395,8 +395,8 @@ export const faults: Record<string, FaultDefinition> = {
     server: (store) => ({
       store: {
         ...store,
-        reserveImages(key, day, n, limit) {
-          const reservation = store.reserveImages(key, day, n, limit);
+        async reserveImages(key, day, n, limit) {
+          const reservation = await store.reserveImages(key, day, n, limit);
           const left = limit - reservation.used;
           return reservation.granted || left <= 0 ? reservation : store.reserveImages(key, day, left, limit);
         },
@@ -412,7 +412,7 @@ export const faults: Record<string, FaultDefinition> = {
           ...built.images,
           async edit(key, order) {
             const batch = await built.images.edit(key, order);
-            store.releaseImages(key.id, utcDay(new Date()), order.n);
+            await store.releaseImages(key.id, utcDay(new Date()), order.n);
             return batch;
           },
         },

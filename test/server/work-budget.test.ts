@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../src/server/domain/engine/text/index.ts';
 import { LONG_RUN, countTokens } from '../../src/server/domain/engine/text/tokens.ts';
+import { defaultWorkerSettings } from '../../src/server/workers/engines.ts';
 import { startServer, useServer } from '../helpers/server.ts';
 import { call, chatBody } from './http.ts';
 
@@ -164,6 +165,24 @@ describe('engines run off the event loop', () => {
       const probe = call(gateway.baseUrl, 'GET', '/v1/models', { key });
       expect(await settleOrder({ heavy, probe })).toEqual(['probe', 'heavy']);
       expect((await heavy).status).toBe(200);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('serves a thousand chat streams that open at the same moment, refusing none', async () => {
+    // The default pools of a two-core machine, whatever this one has.
+    const gateway = await startServer({ workers: defaultWorkerSettings(2) });
+    try {
+      const streams = Array.from({ length: 1000 }, (_, i) =>
+        fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          body: JSON.stringify(chatBody({ messages: [{ role: 'user', content: `Hello number ${i}` }], stream: true, max_tokens: 8 })),
+        }).then(async (res) => `${res.status} ${(await res.text()).trimEnd().endsWith('data: [DONE]')}`),
+      );
+      const outcomes = await Promise.all(streams);
+      expect(outcomes.filter((o) => o !== '200 true')).toEqual([]);
     } finally {
       await gateway.close();
     }

@@ -33,7 +33,7 @@ export function adminCredentials({ token, sessions, throttle }: AdminAccess): Cr
   return {
     AdminToken: {
       sent: (request) => request.headers['x-admin-token'] !== undefined,
-      check(request) {
+      async check(request) {
         const header = request.headers['x-admin-token'];
         throttle.check(request.ip);
         if (typeof header !== 'string' || !tokensMatch(header.trim(), token)) {
@@ -47,8 +47,8 @@ export function adminCredentials({ token, sessions, throttle }: AdminAccess): Cr
     },
     AdminSession: {
       sent: (request) => sessionIdFrom(request.headers.cookie) !== undefined,
-      check(request) {
-        if (!sessions.isValid(sessionIdFrom(request.headers.cookie))) throw unauthenticated(ADMIN_REQUIRED);
+      async check(request) {
+        if (!(await sessions.isValid(sessionIdFrom(request.headers.cookie)))) throw unauthenticated(ADMIN_REQUIRED);
         if (isChange(request) && !fromOwnOrigin(request)) throw forbidden(CROSS_ORIGIN);
         return null;
       },
@@ -58,12 +58,12 @@ export function adminCredentials({ token, sessions, throttle }: AdminAccess): Cr
 }
 
 /** Whether the request proves it is the admin (for the dashboard page, which shows the sign-in form otherwise). */
-export function isAdmin(request: FastifyRequest, credentials: Credentials): boolean {
+export async function isAdmin(request: FastifyRequest, credentials: Credentials): Promise<boolean> {
   for (const scheme of ['AdminToken', 'AdminSession']) {
     const credential = credentials[scheme]!;
     if (!credential.sent(request)) continue;
     try {
-      credential.check(request);
+      await credential.check(request);
       return true;
     } catch {
       return false;

@@ -10,11 +10,11 @@ export type ApiKeyView = components['schemas']['ApiKey'];
 
 /**
  * @example
- *   keyView(record, store, '2025-06-01');
+ *   await keyView(record, store, '2025-06-01');
  *   // { id: 'key_…', name: 'Storefront staging', tier: 'starter', prefix: 'sk-7Hq2xVb', …,
  *   //   imageUsage: { day: '2025-06-01', used: 2, quota: 3 } }
  */
-export function keyView(record: ApiKeyRecord, store: Store, day: string): ApiKeyView {
+export async function keyView(record: ApiKeyRecord, store: Store, day: string): Promise<ApiKeyView> {
   return {
     id: record.id,
     name: record.name,
@@ -24,7 +24,7 @@ export function keyView(record: ApiKeyRecord, store: Store, day: string): ApiKey
     createdAt: record.createdAt,
     lastUsedAt: record.lastUsedAt,
     revokedAt: record.revokedAt,
-    imageUsage: { day, used: store.imagesUsed(record.id, day), quota: dailyImageQuota(record.tier) },
+    imageUsage: { day, used: await store.imagesUsed(record.id, day), quota: dailyImageQuota(record.tier) },
   };
 }
 

@@ -33,7 +33,7 @@ export function registerDashboardPage(app: FastifyInstance, credentials: Credent
   const html = (reply: FastifyReply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
 
   app.get('/dashboard', async (request, reply) => {
-    if (isAdmin(request, credentials)) return html(reply).send(managerPage);
+    if (await isAdmin(request, credentials)) return html(reply).send(managerPage);
     return html(reply).code(401).send(signInPage);
   });
   app.get('/dashboard/', async (_request, reply) => reply.redirect('/dashboard', 308));

@@ -60,11 +60,13 @@ function dimensions(size: string): { width: number; height: number } {
  */
 export function createImageService(engine: ImageEngine, quota: ImageQuota): ImageService {
   async function produce(key: ApiKeyRecord, n: number, paint: () => Promise<Buffer[]>): Promise<ImageBatch> {
-    const grant = quota.reserve(key, n);
+    const grant = await quota.reserve(key, n);
     try {
       return { pngs: await paint(), quota: grant.state };
     } catch (error) {
-      grant.refund();
+      // The caller learns why the pictures failed, even when giving the grant back fails too (the database
+      // was lost in between): that grant is then spent.
+      await grant.refund().catch(() => undefined);
       throw error;
     }
   }

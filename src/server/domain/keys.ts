@@ -41,42 +41,44 @@ function generateKey(): string {
 }
 
 /** Creates a key in the store and returns its record with the plain key, which is never available again. */
-export function issueKey(store: Store, name: string, tier: KeyTier): { key: string; record: ApiKeyRecord } {
+export async function issueKey(store: Store, name: string, tier: KeyTier): Promise<{ key: string; record: ApiKeyRecord }> {
   const key = generateKey();
-  const record = store.createKey({ id: `key_${randomUUID().replace(/-/g, '').slice(0, 16)}`, name, tier, prefix: keyPrefix(key), hash: hashKey(key) });
+  const record = await store.createKey({ id: `key_${randomUUID().replace(/-/g, '').slice(0, 16)}`, name, tier, prefix: keyPrefix(key), hash: hashKey(key) });
   return { key, record };
 }
 
 /** Puts the demo keys in the store (idempotent: the same hash is never added twice). */
-export function seedDemoKeys(store: Store): void {
+export async function seedDemoKeys(store: Store): Promise<void> {
   for (const { key, tier } of demoKeys) {
-    store.createKey({ id: `demo-${tier}`, name: `Demo key (${tier})`, tier, prefix: keyPrefix(key), hash: hashKey(key), demo: true });
+    await store.createKey({ id: `demo-${tier}`, name: `Demo key (${tier})`, tier, prefix: keyPrefix(key), hash: hashKey(key), demo: true });
   }
 }
 
 export interface KeyVerifier {
   /** The record of a key the gateway accepts; an `authentication` error for any other. */
-  verify(key: string): ApiKeyRecord;
+  verify(key: string): Promise<ApiKeyRecord>;
 }
 
 /**
  * Checks keys against the store: unknown, revoked, and (when they are switched off) demo keys are refused.
- * Revocation takes effect on the next request: the store is read every time.
+ * Revocation takes effect on the next request, on every instance: the store is read every time.
+ * `lastUsedAt` is written at most once a minute per key and instance, without waiting for it: a failed
+ * write costs the dashboard a timestamp, not the caller its answer.
  *
  * @example
  * const keys = createKeyVerifier(store, { demoKeys: true, now: () => new Date() });
- * keys.verify('sk-demo-starter').tier; // 'starter'
+ * (await keys.verify('sk-demo-starter')).tier; // 'starter'
  */
 export function createKeyVerifier(store: Store, options: { demoKeys: boolean; now: () => Date }): KeyVerifier {
   const lastTouched = new Map<string, number>();
   return {
-    verify(key) {
-      const record = key ? store.findKeyByHash(hashKey(key)) : undefined;
+    async verify(key) {
+      const record = key ? await store.findKeyByHash(hashKey(key)) : undefined;
       if (!record || record.revokedAt || (record.demo && !options.demoKeys)) throw unauthenticated(INVALID_KEY);
       const at = options.now();
       if (at.getTime() - (lastTouched.get(record.id) ?? 0) >= TOUCH_INTERVAL_MS) {
         lastTouched.set(record.id, at.getTime());
-        store.touchKey(record.id, at);
+        store.touchKey(record.id, at).catch(() => lastTouched.delete(record.id));
       }
       return record;
     },

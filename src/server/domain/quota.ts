@@ -12,26 +12,26 @@ export interface ImageGrant {
   /** The quota after this reservation. */
   state: QuotaState;
   /** Gives the images back (their production failed). */
-  refund(): void;
+  refund(): Promise<void>;
 }
 
 export interface ImageQuota {
   /** Reserves `n` images for the key today, or throws QuotaExceeded. */
-  reserve(key: ApiKeyRecord, n: number): ImageGrant;
+  reserve(key: ApiKeyRecord, n: number): Promise<ImageGrant>;
 }
 
 /**
  * @example
  * const quota = createImageQuota(store, () => new Date());
- * const grant = quota.reserve(key, 2); // grant.state: { limit: 3, remaining: 1, resetSeconds: … }
+ * const grant = await quota.reserve(key, 2); // grant.state: { limit: 3, remaining: 1, resetSeconds: … }
  */
 export function createImageQuota(store: Store, now: () => Date): ImageQuota {
   return {
-    reserve(key, n) {
+    async reserve(key, n) {
       const at = now();
       const day = utcDay(at);
       const limit = dailyImageQuota(key.tier);
-      const reservation = store.reserveImages(key.id, day, n, limit);
+      const reservation = await store.reserveImages(key.id, day, n, limit);
       const state: QuotaState = { limit, remaining: Math.max(0, limit - reservation.used), resetSeconds: secondsUntilUtcMidnight(at) };
       if (!reservation.granted) throw new QuotaExceeded(state);
       return { state, refund: () => store.releaseImages(key.id, day, n) };

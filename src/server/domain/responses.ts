@@ -20,31 +20,31 @@ function expiry(now: Date): Date {
  * @example
  * keepResponse(store, { id: 'resp_…', keyId, createdAt: now.toISOString(), response, items }, now);
  */
-export function keepResponse(store: Store, record: StoredResponse, now: Date): void {
-  store.saveResponse(record, expiry(now).toISOString());
+export function keepResponse(store: Store, record: StoredResponse, now: Date): Promise<void> {
+  return store.saveResponse(record, expiry(now).toISOString());
 }
 
-function live(store: Store, id: string, keyId: string, now: Date): StoredResponse | undefined {
-  const found = store.findResponse(id, keyId);
+async function live(store: Store, id: string, keyId: string, now: Date): Promise<StoredResponse | undefined> {
+  const found = await store.findResponse(id, keyId);
   const expired = found && Date.parse(found.createdAt) < expiry(now).getTime();
   return expired ? undefined : found;
 }
 
 /** A response of this key, or not_found. */
-export function storedResponse(store: Store, id: string, keyId: string, now: Date): StoredResponse {
-  const found = live(store, id, keyId, now);
+export async function storedResponse(store: Store, id: string, keyId: string, now: Date): Promise<StoredResponse> {
+  const found = await live(store, id, keyId, now);
   if (!found) throw notFound(`Response '${id}' does not exist for this key.`);
   return found;
 }
 
 /** The conversation a `previous_response_id` continues, or invalid_request naming it. */
-export function previousConversation(store: Store, id: string, keyId: string, now: Date): unknown[] {
-  const found = live(store, id, keyId, now);
+export async function previousConversation(store: Store, id: string, keyId: string, now: Date): Promise<unknown[]> {
+  const found = await live(store, id, keyId, now);
   if (!found) throw invalidRequest(`previous_response_id '${id}' names no response stored for this key (stored with store: true, within ${RESPONSE_RETENTION_DAYS} days, not deleted).`);
   return found.items;
 }
 
 /** Deletes a response of this key, or not_found. */
-export function forgetResponse(store: Store, id: string, keyId: string): void {
-  if (!store.deleteResponse(id, keyId)) throw notFound(`Response '${id}' does not exist for this key.`);
+export async function forgetResponse(store: Store, id: string, keyId: string): Promise<void> {
+  if (!(await store.deleteResponse(id, keyId))) throw notFound(`Response '${id}' does not exist for this key.`);
 }

@@ -1,59 +1,49 @@
 /**
  * The admin's sign-in sessions: signing in with the admin token opens one, named by a random id (which the
- * dashboard keeps in a cookie, see dashboard/session-cookie.ts). Sessions live in memory only, so a restart
- * signs everyone out (the admin token still works, and signing in again takes a second).
+ * dashboard keeps in a cookie, see dashboard/session-cookie.ts). They live in the store, known by the hash
+ * of their id, so that every instance sharing the store knows them, and a restart of a SQLite or
+ * PostgreSQL gateway keeps them; they expire there too.
  */
-import { randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
+import type { Store } from './store/index.ts';
 
 /** Twelve hours: a working day at the dashboard without signing in again. */
 export const SESSION_SECONDS = 12 * 60 * 60;
-/** A bound on memory: only the admin can open sessions, but a script in a loop should not grow the map forever. */
+/** A bound on what the store holds: only the admin can open sessions, but a script in a loop should not grow it forever. */
 const MAX_SESSIONS = 1000;
 
 export interface Sessions {
   /** Opens a session and returns its id (the cookie's value). */
-  open(): string;
+  open(): Promise<string>;
   /** Whether the id names a session that has not expired. */
-  isValid(id: string | undefined): boolean;
-  close(id: string | undefined): void;
+  isValid(id: string | undefined): Promise<boolean>;
+  close(id: string | undefined): Promise<void>;
 }
+
+const hashOf = (id: string) => hash('sha256', id, 'hex');
 
 /**
  * @example
- *   const sessions = createSessions(() => new Date());
- *   const id = sessions.open();
- *   sessions.isValid(id); // true
+ *   const sessions = createSessions(store, () => new Date());
+ *   const id = await sessions.open();
+ *   await sessions.isValid(id); // true
  */
-export function createSessions(now: () => Date): Sessions {
-  const expiries = new Map<string, number>();
-
-  function prune(at: number): void {
-    for (const [id, expiry] of expiries) if (expiry <= at) expiries.delete(id);
-    // Maps iterate in insertion order: the first entries are the oldest sessions.
-    for (const id of expiries.keys()) {
-      if (expiries.size < MAX_SESSIONS) break;
-      expiries.delete(id);
-    }
-  }
-
+export function createSessions(store: Store, now: () => Date): Sessions {
   return {
-    open() {
-      const at = now().getTime();
-      prune(at);
+    async open() {
+      const at = now();
       const id = randomBytes(32).toString('base64url');
-      expiries.set(id, at + SESSION_SECONDS * 1000);
+      const expiresAt = new Date(at.getTime() + SESSION_SECONDS * 1000).toISOString();
+      await store.saveSession({ hash: hashOf(id), expiresAt }, at.toISOString(), MAX_SESSIONS);
       return id;
     },
-    isValid(id) {
+    async isValid(id) {
       if (!id) return false;
-      const expiry = expiries.get(id);
-      if (expiry === undefined) return false;
-      if (expiry > now().getTime()) return true;
-      expiries.delete(id);
-      return false;
+      const expiresAt = await store.sessionExpiry(hashOf(id));
+      return expiresAt !== undefined && Date.parse(expiresAt) > now().getTime();
     },
-    close(id) {
-      if (id) expiries.delete(id);
+    async close(id) {
+      if (id) await store.deleteSession(hashOf(id));
     },
   };
 }

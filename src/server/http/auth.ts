@@ -15,7 +15,7 @@ export interface Credential {
   /** Whether the request carries this kind of credential at all (the header is there, the cookie is set). */
   sent(request: FastifyRequest): boolean;
   /** Checks it: the caller's key record (null when the caller is not a key, as the admin); throws when refused. */
-  check(request: FastifyRequest): ApiKeyRecord | null;
+  check(request: FastifyRequest): Promise<ApiKeyRecord | null>;
   /** Why an operation that needs this credential refuses a request that sends none. */
   missing: string;
 }
@@ -48,14 +48,14 @@ export function apiKeyCredentials(keys: KeyVerifier): Credentials {
  * Who the caller is for this operation: a key record, or null (anonymous on a public operation, or the admin).
  *
  * @example
- * request.apiKey = authenticate(op, request, credentials);
+ * request.apiKey = await authenticate(op, request, credentials);
  */
-export function authenticate(op: Operation, request: FastifyRequest, credentials: Credentials): ApiKeyRecord | null {
+export async function authenticate(op: Operation, request: FastifyRequest, credentials: Credentials): Promise<ApiKeyRecord | null> {
   for (const alternative of op.security) {
     const needed = alternative.map((scheme) => credentialFor(credentials, scheme));
     if (needed.length === 0 || !needed.every((credential) => credential.sent(request))) continue;
     let key: ApiKeyRecord | null = null;
-    for (const credential of needed) key = credential.check(request) ?? key;
+    for (const credential of needed) key = (await credential.check(request)) ?? key;
     return key;
   }
   if (isPublic(op)) return null;

@@ -52,7 +52,7 @@ export function registerOperations(app: FastifyInstance, { contracts, handlers, 
   app.decorateRequest('apiKey', null);
   app.addHook('onRequest', async (request) => {
     const { operation } = request.routeOptions.config;
-    if (operation) request.apiKey = authenticate(operation, request, credentials);
+    if (operation) request.apiKey = await authenticate(operation, request, credentials);
   });
 
   for (const contract of contracts) contract.precompile();

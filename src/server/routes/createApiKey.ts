@@ -13,7 +13,7 @@ type CreatedApiKey = components['schemas']['CreatedApiKey'];
 
 export const createApiKey: Handler = async (request, reply, { store, now }) => {
   const { name, tier } = request.body as CreateApiKeyRequest;
-  const { key, record } = issueKey(store, name.trim(), tier);
-  const created: CreatedApiKey = { ...keyView(record, store, utcDay(now())), key };
+  const { key, record } = await issueKey(store, name.trim(), tier);
+  const created: CreatedApiKey = { ...(await keyView(record, store, utcDay(now()))), key };
   return reply.code(201).header('cache-control', 'no-store').send(created);
 };

@@ -17,6 +17,6 @@ export const createDashboardSession: Handler = async (request, reply, { admin })
     throw unauthenticated(WRONG_ADMIN_TOKEN);
   }
   admin.throttle.succeeded(request.ip);
-  const cookie = sessionCookie(admin.sessions.open(), request.protocol === 'https');
+  const cookie = sessionCookie(await admin.sessions.open(), request.protocol === 'https');
   return reply.code(204).header('set-cookie', cookie).header('cache-control', 'no-store').send();
 };

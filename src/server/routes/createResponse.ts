@@ -19,12 +19,12 @@ export const createResponse: Handler = async (request, reply, { services, store,
   const key = request.apiKey!;
   const model = modelFor(body.model, '/v1/responses', key.tier);
   const at = now();
-  const history = body.previous_response_id ? previousConversation(store, body.previous_response_id, key.id, at) : [];
+  const history = body.previous_response_id ? await previousConversation(store, body.previous_response_id, key.id, at) : [];
   const answer = await services.text.answerChat({ ...toChatRequest(body, history), model: model.id });
   const response = toResponse(answer, body, { id: newId('resp_'), createdAt: Math.floor(at.getTime() / 1000), model: model.id, newId });
   if (body.store !== false) {
     const items = [...history, ...inputItems(body.input), ...response.output];
-    keepResponse(store, { id: response.id, keyId: key.id, createdAt: at.toISOString(), response, items }, at);
+    await keepResponse(store, { id: response.id, keyId: key.id, createdAt: at.toISOString(), response, items }, at);
   }
   reply.headers(billingHeaders(model, answer.promptTokens + answer.completionTokens));
   if (body.stream) return sendEvents(reply, responseEvents(response, answer), { paceMs: tokenDelayMs });

@@ -6,6 +6,6 @@ import type { Handler } from '../context.ts';
 
 export const deleteDashboardSession: Handler = async (request, reply, { admin }) => {
   if (!fromOwnOrigin(request)) throw forbidden(CROSS_ORIGIN);
-  admin.sessions.close(sessionIdFrom(request.headers.cookie));
+  await admin.sessions.close(sessionIdFrom(request.headers.cookie));
   return reply.code(204).header('set-cookie', sessionCookie('', request.protocol === 'https')).send();
 };

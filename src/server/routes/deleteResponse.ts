@@ -5,6 +5,6 @@ import type { Handler } from '../context.ts';
 
 export const deleteResponse: Handler = async (request, reply, { store }) => {
   const { response_id: id } = request.params as { response_id: string };
-  forgetResponse(store, id, request.apiKey!.id);
+  await forgetResponse(store, id, request.apiKey!.id);
   return reply.send({ id, object: 'response.deleted', deleted: true } satisfies components['schemas']['ResponseDeleted']);
 };

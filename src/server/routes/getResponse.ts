@@ -4,5 +4,5 @@ import type { Handler } from '../context.ts';
 
 export const getResponse: Handler = async (request, reply, { store, now }) => {
   const { response_id: id } = request.params as { response_id: string };
-  return reply.send(storedResponse(store, id, request.apiKey!.id, now()).response);
+  return reply.send((await storedResponse(store, id, request.apiKey!.id, now())).response);
 };

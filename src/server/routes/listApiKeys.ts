@@ -5,10 +5,7 @@ import type { Handler } from '../context.ts';
 
 export const listApiKeys: Handler = async (_request, reply, { store, now, demoKeys }) => {
   const day = utcDay(now());
-  const keys = store
-    .listKeys()
-    .filter((record) => demoKeys || !record.demo)
-    .sort(newestFirst)
-    .map((record) => keyView(record, store, day));
+  const records = (await store.listKeys()).filter((record) => demoKeys || !record.demo).sort(newestFirst);
+  const keys = await Promise.all(records.map((record) => keyView(record, store, day)));
   return reply.header('cache-control', 'no-store').send({ keys });
 };

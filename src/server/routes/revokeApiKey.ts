@@ -9,8 +9,8 @@ import type { Handler } from '../context.ts';
 
 export const revokeApiKey: Handler = async (request, reply, { store, now, demoKeys }) => {
   const { keyId } = request.params as { keyId: string };
-  const known = store.listKeys().find((record) => record.id === keyId && (demoKeys || !record.demo));
-  if (!known || !store.revokeKey(keyId, now())) throw notFound(`No API key has the id '${keyId}'.`);
-  const revoked = store.listKeys().find((record) => record.id === keyId)!;
-  return reply.header('cache-control', 'no-store').send(keyView(revoked, store, utcDay(now())));
+  const known = await store.findKey(keyId);
+  if (!known || (known.demo && !demoKeys) || !(await store.revokeKey(keyId, now()))) throw notFound(`No API key has the id '${keyId}'.`);
+  const revoked = (await store.findKey(keyId))!;
+  return reply.header('cache-control', 'no-store').send(await keyView(revoked, store, utcDay(now())));
 };

@@ -20,11 +20,13 @@ export interface WorkerSettings {
 
 /**
  * The default sizes: one worker per core for each engine. A waiting place costs only the request already
- * received; the bound is on waiting time. Text tasks take about a millisecond, so many may wait; an image
- * task takes from a few milliseconds (one small picture) to a second or more (ten large edits).
+ * received; the bound is on waiting time. Text tasks take about a millisecond, so many may wait: 1,024 a
+ * core is half a second of work, and lets a thousand clients that open their streams at the same moment
+ * all be served (`npm run bench`; 256 refused most of them). An image task takes from a few milliseconds
+ * (one small picture) to a second or more (ten large edits), so fewer wait.
  */
 export function defaultWorkerSettings(cores = availableParallelism()): WorkerSettings {
-  return { text: { workers: cores, queue: 128 * cores }, images: { workers: cores, queue: 16 * cores } };
+  return { text: { workers: cores, queue: 1024 * cores }, images: { workers: cores, queue: 16 * cores } };
 }
 
 export interface Engines {

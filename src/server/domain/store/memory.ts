@@ -1,4 +1,7 @@
-/** The in-memory store (`GATEWAY_STORE=memory`): everything is lost when the process ends. */
+/**
+ * The in-memory store (`GATEWAY_STORE=memory`): everything is lost when the process ends. Each method does
+ * its whole work before its promise settles, with no await inside, so no two calls interleave.
+ */
 import type { ApiKeyRecord, NewApiKey, Reservation, Store, StoredResponse } from './types.ts';
 
 export function createMemoryStore(): Store {
@@ -8,6 +11,8 @@ export function createMemoryStore(): Store {
   const usageKey = (keyId: string, day: string) => `${keyId}\u0000${day}`;
   /** In the order they were saved, which is the order of their creation: expiry stops at the first kept. */
   const responses = new Map<string, StoredResponse>();
+  /** Session hash → expiry (ISO 8601), in the order they were opened: the oldest first. */
+  const sessions = new Map<string, string>();
   // A copy without the hash, field by field: every authenticated request looks its key up, and a rest
   // pattern plus a spread copies through V8's slow path (about 1% of the model listing's time).
   const strip = (r: ApiKeyRecord & { hash: string }): ApiKeyRecord => ({
@@ -22,7 +27,7 @@ export function createMemoryStore(): Store {
   });
 
   return {
-    createKey(key: NewApiKey) {
+    async createKey(key: NewApiKey) {
       const existing = byHash.get(key.hash);
       if (existing) return strip(keys.get(existing)!);
       const record = {
@@ -40,52 +45,71 @@ export function createMemoryStore(): Store {
       byHash.set(key.hash, key.id);
       return strip(record);
     },
-    findKeyByHash(hash) {
+    async findKeyByHash(hash) {
       const id = byHash.get(hash);
       return id === undefined ? undefined : strip(keys.get(id)!);
     },
-    listKeys() {
-      return [...keys.values()].map(strip);
+    async findKey(id) {
+      const record = keys.get(id);
+      return record && strip(record);
     },
-    revokeKey(id, at = new Date()) {
+    async listKeys() {
+      // Oldest first, as the other stores list them.
+      return [...keys.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id)).map(strip);
+    },
+    async revokeKey(id, at = new Date()) {
       const record = keys.get(id);
       if (!record) return false;
       record.revokedAt ??= at.toISOString();
       return true;
     },
-    touchKey(id, at) {
+    async touchKey(id, at) {
       const record = keys.get(id);
       if (record) record.lastUsedAt = at.toISOString();
     },
-    imagesUsed(keyId, day) {
+    async imagesUsed(keyId, day) {
       return usage.get(usageKey(keyId, day)) ?? 0;
     },
-    reserveImages(keyId, day, n, limit): Reservation {
+    async reserveImages(keyId, day, n, limit): Promise<Reservation> {
       const k = usageKey(keyId, day);
       const used = usage.get(k) ?? 0;
       if (used + n > limit) return { granted: false, used };
       usage.set(k, used + n);
       return { granted: true, used: used + n };
     },
-    releaseImages(keyId, day, n) {
+    async releaseImages(keyId, day, n) {
       const k = usageKey(keyId, day);
       usage.set(k, Math.max(0, (usage.get(k) ?? 0) - n));
     },
-    saveResponse(record, expireBefore) {
+    async saveResponse(record, expireBefore) {
       for (const [id, kept] of responses) {
         if (kept.createdAt >= expireBefore) break;
         responses.delete(id);
       }
-      // A copy, as the SQLite store keeps JSON: a caller changing its object later changes nothing here.
+      // A copy, as the other stores keep JSON: a caller changing its object later changes nothing here.
       responses.set(record.id, structuredClone(record));
     },
-    findResponse(id, keyId) {
+    async findResponse(id, keyId) {
       const kept = responses.get(id);
       return kept && kept.keyId === keyId ? structuredClone(kept) : undefined;
     },
-    deleteResponse(id, keyId) {
+    async deleteResponse(id, keyId) {
       return responses.get(id)?.keyId === keyId && responses.delete(id);
     },
-    close() {},
+    async saveSession(session, now, max) {
+      for (const [hash, expiresAt] of sessions) if (expiresAt <= now) sessions.delete(hash);
+      for (const hash of sessions.keys()) {
+        if (sessions.size < max) break;
+        sessions.delete(hash);
+      }
+      sessions.set(session.hash, session.expiresAt);
+    },
+    async sessionExpiry(hash) {
+      return sessions.get(hash);
+    },
+    async deleteSession(hash) {
+      sessions.delete(hash);
+    },
+    async close() {},
   };
 }

@@ -1,7 +1,8 @@
 /**
- * The SQLite store (default): one file, so keys and usage survive a restart. better-sqlite3 is synchronous;
- * the quota update is one conditional UPDATE inside an IMMEDIATE transaction, so it stays exact even when
- * several processes share the file.
+ * The SQLite store (default): one file, so keys and usage survive a restart. better-sqlite3 is synchronous
+ * (each method does its work at once and returns a settled promise); the quota update is one conditional
+ * UPDATE inside an IMMEDIATE transaction, so it stays exact even when several processes share the file.
+ * The schema is versioned (`PRAGMA user_version`) and brought up to date when the store opens.
  */
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -19,33 +20,74 @@ interface KeyRow {
   revoked_at: string | null;
 }
 
-const schema = `
-  CREATE TABLE IF NOT EXISTS api_keys (
-    id TEXT PRIMARY KEY,
-    name TEXT NOT NULL,
-    tier TEXT NOT NULL,
-    prefix TEXT NOT NULL,
-    hash TEXT NOT NULL UNIQUE,
-    demo INTEGER NOT NULL DEFAULT 0,
-    created_at TEXT NOT NULL,
-    last_used_at TEXT,
-    revoked_at TEXT
-  );
-  CREATE TABLE IF NOT EXISTS image_usage (
-    key_id TEXT NOT NULL,
-    day TEXT NOT NULL,
-    used INTEGER NOT NULL,
-    PRIMARY KEY (key_id, day)
-  );
-  CREATE TABLE IF NOT EXISTS responses (
-    id TEXT PRIMARY KEY,
-    key_id TEXT NOT NULL,
-    created_at TEXT NOT NULL,
-    response TEXT NOT NULL,
-    items TEXT NOT NULL
-  );
-  CREATE INDEX IF NOT EXISTS responses_created_at ON responses (created_at);
-`;
+/**
+ * The schema's versions, oldest first; a file is brought from its `user_version` to the last. Version 1 is
+ * what files made before versioning hold (user_version 0), hence its IF NOT EXISTS.
+ */
+export const sqliteMigrations: ReadonlyArray<{ version: number; name: string; sql: string }> = [
+  {
+    version: 1,
+    name: 'keys, image usage, stored responses',
+    sql: `
+      CREATE TABLE IF NOT EXISTS api_keys (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        tier TEXT NOT NULL,
+        prefix TEXT NOT NULL,
+        hash TEXT NOT NULL UNIQUE,
+        demo INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        last_used_at TEXT,
+        revoked_at TEXT
+      );
+      CREATE TABLE IF NOT EXISTS image_usage (
+        key_id TEXT NOT NULL,
+        day TEXT NOT NULL,
+        used INTEGER NOT NULL,
+        PRIMARY KEY (key_id, day)
+      );
+      CREATE TABLE IF NOT EXISTS responses (
+        id TEXT PRIMARY KEY,
+        key_id TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        response TEXT NOT NULL,
+        items TEXT NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS responses_created_at ON responses (created_at);`,
+  },
+  {
+    version: 2,
+    name: 'dashboard sessions',
+    sql: `
+      CREATE TABLE sessions (
+        hash TEXT PRIMARY KEY,
+        expires_at TEXT NOT NULL
+      );
+      CREATE INDEX sessions_expires_at ON sessions (expires_at);`,
+  },
+];
+
+/**
+ * Brings the file's schema to the last version, in one IMMEDIATE transaction (a second process opening the
+ * file at the same moment waits, then finds nothing to do). Returns the versions applied.
+ */
+export function migrateSqlite(db: Database.Database, upTo = sqliteMigrations.at(-1)!.version): number[] {
+  return db
+    .transaction(() => {
+      const current = db.pragma('user_version', { simple: true }) as number;
+      const last = sqliteMigrations.at(-1)!.version;
+      if (current > last) throw new Error(`The SQLite file has schema version ${current}, newer than this gateway's ${last}; run a newer gateway.`);
+      const applied: number[] = [];
+      for (const migration of sqliteMigrations) {
+        if (migration.version <= current || migration.version > upTo) continue;
+        db.exec(migration.sql);
+        applied.push(migration.version);
+      }
+      if (applied.length > 0) db.pragma(`user_version = ${applied.at(-1)}`);
+      return applied;
+    })
+    .immediate();
+}
 
 function toRecord(row: KeyRow): ApiKeyRecord {
   return {
@@ -60,7 +102,8 @@ function toRecord(row: KeyRow): ApiKeyRecord {
   };
 }
 
-export function createSqliteStore(path: string): Store {
+/** Opens (or creates) the file, as the store and `npm run migrate` use it; its schema is not touched. */
+export function openSqliteFile(path: string): Database.Database {
   if (path !== ':memory:') {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     // Created readable and writable by its owner only (it holds key hashes and usage); SQLite gives its -wal
@@ -70,13 +113,24 @@ export function createSqliteStore(path: string): Store {
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma('busy_timeout = 5000');
-  db.exec(schema);
+  return db;
+}
+
+export function createSqliteStore(path: string): Store {
+  const db = openSqliteFile(path);
+  try {
+    migrateSqlite(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
 
   const columns = 'id, name, tier, prefix, demo, created_at, last_used_at, revoked_at';
   const insertKey = db.prepare(
     'INSERT OR IGNORE INTO api_keys (id, name, tier, prefix, hash, demo, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
   const byHash = db.prepare<[string], KeyRow>(`SELECT ${columns} FROM api_keys WHERE hash = ?`);
+  const byId = db.prepare<[string], KeyRow>(`SELECT ${columns} FROM api_keys WHERE id = ?`);
   const all = db.prepare<[], KeyRow>(`SELECT ${columns} FROM api_keys ORDER BY created_at, id`);
   const revoke = db.prepare('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?');
   const touch = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
@@ -102,44 +156,68 @@ export function createSqliteStore(path: string): Store {
     insertResponse.run(r.id, r.keyId, r.createdAt, JSON.stringify(r.response), JSON.stringify(r.items));
   });
 
+  const insertSession = db.prepare('INSERT OR REPLACE INTO sessions (hash, expires_at) VALUES (?, ?)');
+  const expireSessions = db.prepare('DELETE FROM sessions WHERE expires_at <= ?');
+  const trimSessions = db.prepare('DELETE FROM sessions WHERE hash IN (SELECT hash FROM sessions ORDER BY expires_at DESC LIMIT -1 OFFSET ?)');
+  const sessionById = db.prepare<[string], { expires_at: string }>('SELECT expires_at FROM sessions WHERE hash = ?');
+  const removeSession = db.prepare('DELETE FROM sessions WHERE hash = ?');
+  const saveSession = db.transaction((hash: string, expiresAt: string, now: string, max: number) => {
+    expireSessions.run(now);
+    trimSessions.run(max - 1);
+    insertSession.run(hash, expiresAt);
+  });
+
   return {
-    createKey(key: NewApiKey) {
+    async createKey(key: NewApiKey) {
       insertKey.run(key.id, key.name, key.tier, key.prefix, key.hash, key.demo ? 1 : 0, key.createdAt ?? new Date().toISOString());
       return toRecord(byHash.get(key.hash)!);
     },
-    findKeyByHash(hash) {
+    async findKeyByHash(hash) {
       const row = byHash.get(hash);
       return row ? toRecord(row) : undefined;
     },
-    listKeys() {
+    async findKey(id) {
+      const row = byId.get(id);
+      return row ? toRecord(row) : undefined;
+    },
+    async listKeys() {
       return all.all().map(toRecord);
     },
-    revokeKey(id, at = new Date()) {
+    async revokeKey(id, at = new Date()) {
       return revoke.run(at.toISOString(), id).changes === 1;
     },
-    touchKey(id, at) {
+    async touchKey(id, at) {
       touch.run(at.toISOString(), id);
     },
-    imagesUsed(keyId, day) {
+    async imagesUsed(keyId, day) {
       return used.get(keyId, day)?.used ?? 0;
     },
-    reserveImages(keyId, day, n, limit) {
+    async reserveImages(keyId, day, n, limit) {
       return reserve.immediate(keyId, day, n, limit);
     },
-    releaseImages(keyId, day, n) {
+    async releaseImages(keyId, day, n) {
       release.run(n, keyId, day);
     },
-    saveResponse(record, expireBefore) {
+    async saveResponse(record, expireBefore) {
       saveResponse.immediate(record, expireBefore);
     },
-    findResponse(id, keyId) {
+    async findResponse(id, keyId) {
       const row = responseById.get(id, keyId);
       return row && { id: row.id, keyId: row.key_id, createdAt: row.created_at, response: JSON.parse(row.response), items: JSON.parse(row.items) };
     },
-    deleteResponse(id, keyId) {
+    async deleteResponse(id, keyId) {
       return removeResponse.run(id, keyId).changes === 1;
     },
-    close() {
+    async saveSession(session, now, max) {
+      saveSession.immediate(session.hash, session.expiresAt, now, max);
+    },
+    async sessionExpiry(hash) {
+      return sessionById.get(hash)?.expires_at;
+    },
+    async deleteSession(hash) {
+      removeSession.run(hash);
+    },
+    async close() {
       db.close();
     },
   };

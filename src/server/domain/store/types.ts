@@ -1,8 +1,11 @@
 /**
  * The one interface behind which the server keeps its state: API keys (stored as hashes), daily image
- * usage, and stored responses of the Responses API. Two implementations: SQLite (default, survives restarts) and memory (tests, quick mocks).
- * Every method is synchronous, so within one process each call is atomic: no two requests can interleave
- * inside `reserveImages`, which keeps the quota exact under concurrency.
+ * usage, stored responses of the Responses API, and the dashboard's sign-in sessions (stored as hashes).
+ * Three implementations: SQLite (default, one file, survives restarts), PostgreSQL (shared by several
+ * instances of the gateway) and memory (tests, quick mocks). Every method is asynchronous, so that a
+ * networked store fits like the others; each one is atomic on its own, in every store: `reserveImages`
+ * grants or refuses as one step, so concurrent requests, on one instance or many, never grant more than
+ * the quota.
  */
 import type { KeyTier } from '../../../contract/index.ts';
 
@@ -48,25 +51,41 @@ export interface StoredResponse {
   items: unknown[];
 }
 
+/** A dashboard sign-in session, known by the hash of its id (the cookie's value is never stored). */
+export interface StoredSession {
+  hash: string;
+  /** ISO 8601. */
+  expiresAt: string;
+}
+
 export interface Store {
   /** Adds a key; when a key with the same hash exists it is returned unchanged (demo keys at every start). */
-  createKey(key: NewApiKey): ApiKeyRecord;
-  findKeyByHash(hash: string): ApiKeyRecord | undefined;
-  listKeys(): ApiKeyRecord[];
-  /** Marks a key revoked; false when there is no such key. */
-  revokeKey(id: string, at?: Date): boolean;
-  touchKey(id: string, at: Date): void;
+  createKey(key: NewApiKey): Promise<ApiKeyRecord>;
+  findKeyByHash(hash: string): Promise<ApiKeyRecord | undefined>;
+  findKey(id: string): Promise<ApiKeyRecord | undefined>;
+  listKeys(): Promise<ApiKeyRecord[]>;
+  /** Marks a key revoked (an already revoked key keeps its first date); false when there is no such key. */
+  revokeKey(id: string, at?: Date): Promise<boolean>;
+  touchKey(id: string, at: Date): Promise<void>;
   /** Images counted for a key on a UTC day (`YYYY-MM-DD`). */
-  imagesUsed(keyId: string, day: string): number;
+  imagesUsed(keyId: string, day: string): Promise<number>;
   /** Counts `n` images if `used + n <= limit`, else counts nothing. Atomic. */
-  reserveImages(keyId: string, day: string, n: number, limit: number): Reservation;
-  /** Gives back images that were reserved but not produced. */
-  releaseImages(keyId: string, day: string, n: number): void;
+  reserveImages(keyId: string, day: string, n: number, limit: number): Promise<Reservation>;
+  /** Gives back images that were reserved but not produced (never below zero). */
+  releaseImages(keyId: string, day: string, n: number): Promise<void>;
   /** Keeps a response, and forgets every response created before `expireBefore` (ISO 8601). */
-  saveResponse(record: StoredResponse, expireBefore: string): void;
+  saveResponse(record: StoredResponse, expireBefore: string): Promise<void>;
   /** A response of this key, or undefined (another key's response is not found either). */
-  findResponse(id: string, keyId: string): StoredResponse | undefined;
+  findResponse(id: string, keyId: string): Promise<StoredResponse | undefined>;
   /** Deletes a response of this key; false when there is none. */
-  deleteResponse(id: string, keyId: string): boolean;
-  close(): void;
+  deleteResponse(id: string, keyId: string): Promise<boolean>;
+  /**
+   * Keeps a session, and forgets those expired at `now` (ISO 8601) and the oldest beyond `max` (a bound on
+   * what a script signing in in a loop can make the store hold).
+   */
+  saveSession(session: StoredSession, now: string, max: number): Promise<void>;
+  /** When a session expires, or undefined when there is no such session. */
+  sessionExpiry(hash: string): Promise<string | undefined>;
+  deleteSession(hash: string): Promise<void>;
+  close(): Promise<void>;
 }

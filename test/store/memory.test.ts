@@ -1,0 +1,4 @@
+import { createStore } from '../../src/server/domain/store/index.ts';
+import { describeStore } from './store-suite.ts';
+
+describeStore('memory', () => createStore('memory'));
