@@ -1,11 +1,12 @@
 #!/bin/sh
 # Every operation with curl: the model listing, a chat answer (plain and streamed), a prompt completion,
-# an image, and an image variation. Uses 2 images of the key's daily quota (starter: 3 a day).
+# an image, and an image variation. Uses 2 images of the key's daily quota: the default key is pro's (25 a
+# day), so that the README's walk-through can be followed several times a day (starter's 3 would not last).
 #
-#   GATEWAY_URL=http://127.0.0.1:8080 GATEWAY_KEY=sk-demo-starter sh examples/curl.sh
+#   GATEWAY_URL=http://127.0.0.1:8080 GATEWAY_KEY=sk-demo-pro sh examples/curl.sh
 set -eu
 GATEWAY_URL="${GATEWAY_URL:-http://127.0.0.1:8080}"
-GATEWAY_KEY="${GATEWAY_KEY:-sk-demo-starter}"
+GATEWAY_KEY="${GATEWAY_KEY:-sk-demo-pro}"
 
 echo '# GET /v1/models (public: no key needed)'
 curl -sS --fail-with-body "$GATEWAY_URL/v1/models"

@@ -2,9 +2,10 @@
  * Image generation and an inpainting edit, written as PNG files: generate a picture, draw a mask whose
  * white rectangle marks the area to change, and send the edit from bytes.
  *
- *   GATEWAY_URL=http://127.0.0.1:8080 GATEWAY_KEY=sk-demo-starter npx tsx examples/images.ts [output-folder]
+ *   GATEWAY_URL=http://127.0.0.1:8080 GATEWAY_KEY=sk-demo-pro npx tsx examples/images.ts [output-folder]
  *
- * Uses 2 images of the key's daily quota (starter: 3 a day).
+ * Uses 2 images of the key's daily quota. The default key is pro's (25 a day), so that the README's
+ * walk-through can be followed several times a day; starter's 3 would not last two runs.
  */
 import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,7 +15,7 @@ import { createGatewayClient, editImageFromBytes, imageBytes } from '../src/clie
 
 const client = createGatewayClient({
   baseUrl: process.env.GATEWAY_URL ?? 'http://127.0.0.1:8080',
-  apiKey: process.env.GATEWAY_KEY ?? 'sk-demo-starter',
+  apiKey: process.env.GATEWAY_KEY ?? 'sk-demo-pro',
 });
 const folder = process.argv[2] ?? (await mkdtemp(join(tmpdir(), 'gateway-images-')));
 await mkdir(folder, { recursive: true });

@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { documentEventStreams } from './event-stream-docs.ts';
 import { bin, root } from './paths.ts';
 
 /**
@@ -43,8 +44,9 @@ export function offlinePage(html: string): string {
 
 /**
  * Renders a bundled description (the contract's `generated/openapi.json` by default) with `redocly
- * build-docs` (options from redocly.yaml) into `output`, made offline. The file is replaced at once, so a
- * server reading it never sees half a page.
+ * build-docs` (options from redocly.yaml) into `output`, made offline. What is rendered is a copy of the
+ * bundle with its event streams in their documentation form (event-stream-docs.ts); the bundle stays the
+ * contract. The file is replaced at once, so a server reading it never sees half a page.
  *
  * @example
  *   buildDocsPage('dist/docs/index.html');
@@ -55,7 +57,9 @@ export function buildDocsPage(output = 'dist/docs/index.html', bundle = 'generat
   const dir = mkdtempSync(join(tmpdir(), 'gateway-docs-'));
   try {
     const built = join(dir, 'index.html');
-    execFileSync(bin('redocly'), ['build-docs', bundle, '--inlineBundle', '--output', built], {
+    const rendered = join(dir, 'openapi.json');
+    writeFileSync(rendered, JSON.stringify(documentEventStreams(JSON.parse(readFileSync(resolve(root, bundle), 'utf8')))));
+    execFileSync(bin('redocly'), ['build-docs', rendered, '--inlineBundle', '--output', built], {
       cwd: root,
       stdio: ['ignore', 'ignore', 'pipe'],
     });

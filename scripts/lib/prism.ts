@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { freePort, portIsFree } from './free-port.ts';
 import { mockDocument } from './mock-document.ts';
+import { withBillingExamples } from './mock-headers.ts';
 import { bin, root } from './paths.ts';
 
 export interface MockOptions {
@@ -159,7 +160,12 @@ async function launch(options: MockOptions & { host: string; port: number }): Pr
   };
 }
 
+/** The document Prism serves: see mock-document.ts and mock-headers.ts for what differs from the contract. */
+export function servedDocument(spec: object): object {
+  return withBillingExamples(mockDocument(spec));
+}
+
 function writeMockDocument(source: string, target: string): void {
   const spec = JSON.parse(readFileSync(source, 'utf8')) as object;
-  writeFileSync(target, JSON.stringify(mockDocument(spec)));
+  writeFileSync(target, JSON.stringify(servedDocument(spec)));
 }

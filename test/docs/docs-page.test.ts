@@ -1,13 +1,15 @@
 /**
  * The Redoc page, built fresh and served by the reference server at `/docs`, read in headless Chromium the
- * way a newcomer reads it: the introduction, the decisions, and every operation with its request and
- * response examples, with no error in the console and no request leaving 127.0.0.1.
+ * way a newcomer reads it: the introduction, the decisions, every operation with its request and response
+ * examples, the events of every event stream, and the address it is served from in its servers and code
+ * samples, with no error in the console and no request leaving 127.0.0.1.
  */
 import { statSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocsPage } from '../../scripts/lib/docs-page.ts';
-import { contract, type Operation, type ResponseObject } from '../../src/contract/index.ts';
+import type { EventStreamFraming } from '../../scripts/lib/event-stream-docs.ts';
+import { contract, type Operation, type ResponseObject, type SchemaObject } from '../../src/contract/index.ts';
 import { artifactPath, launchBrowser, openLocalPage, type PageWatch } from '../helpers/browser.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
@@ -17,15 +19,21 @@ let browser: Browser;
 let page: Page;
 let watch: PageWatch;
 
+/** A new reader of the docs: its own page, open at /docs once Redoc has taken over the server-rendered page. */
+async function openDocs(): Promise<{ page: Page; watch: PageWatch }> {
+  const opened = await openLocalPage(browser);
+  await opened.page.goto(`${server.baseUrl}/docs`);
+  // Redoc has taken over the server-rendered page once its search is ready.
+  await opened.page.getByText('Ctrl+K').waitFor();
+  return opened;
+}
+
 beforeAll(async () => {
   // The page the server serves, rebuilt from the current contract: the test never reads a stale one.
   buildDocsPage('dist/docs/index.html');
   server = await startServer();
   browser = await launchBrowser();
-  ({ page, watch } = await openLocalPage(browser));
-  await page.goto(`${server.baseUrl}/docs`);
-  // Redoc has taken over the server-rendered page once its search is ready.
-  await page.getByText('Ctrl+K').waitFor();
+  ({ page, watch } = await openDocs());
 });
 
 afterAll(async () => {
@@ -33,20 +41,20 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** No uncaught error, no console error, and every request stayed on 127.0.0.1. */
-function expectClean(): void {
-  expect(watch.pageErrors).toEqual([]);
-  expect(watch.consoleErrors).toEqual([]);
-  expect(watch.offsite).toEqual([]);
-  expect(watch.requests).toContain(`${server.baseUrl}/docs`);
+/** No uncaught error, no console error (a script the page's policy blocks is one), every request on 127.0.0.1. */
+function expectClean(seen: PageWatch = watch): void {
+  expect(seen.pageErrors).toEqual([]);
+  expect(seen.consoleErrors).toEqual([]);
+  expect(seen.offsite).toEqual([]);
+  expect(seen.requests).toContain(`${server.baseUrl}/docs`);
 }
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-function sidebar(): Locator {
-  return page.locator('[data-component-name="Menu/Menu"]');
+function sidebar(on: Page = page): Locator {
+  return on.locator('[data-component-name="Menu/Menu"]');
 }
 
 /** A heading by its visible text (Redoc puts a link icon in each, so the accessible name is not enough). */
@@ -55,12 +63,12 @@ function heading(scope: Locator | Page, text: string): Locator {
 }
 
 /** Opens an operation from the sidebar, as a reader does: its tag (unless already open), then its summary. */
-async function openOperation(op: Operation): Promise<Locator> {
-  const link = sidebar().getByRole('link', { name: new RegExp(`^${escapeRegExp(op.summary)}`) });
-  if (!(await link.isVisible())) await sidebar().getByRole('link', { name: op.tag, exact: true }).click();
+async function openOperation(op: Operation, on: Page = page): Promise<Locator> {
+  const link = sidebar(on).getByRole('link', { name: new RegExp(`^${escapeRegExp(op.summary)}`) });
+  if (!(await link.isVisible())) await sidebar(on).getByRole('link', { name: op.tag, exact: true }).click();
   await link.click();
   // Redoc gives each operation's section an id ending in its lower-cased operationId.
-  const section = page.locator(`[id$="/${op.operationId.toLowerCase()}"]`);
+  const section = on.locator(`[id$="/${op.operationId.toLowerCase()}"]`);
   await heading(section, op.summary).waitFor();
   return section;
 }
@@ -68,6 +76,17 @@ async function openOperation(op: Operation): Promise<Locator> {
 /** The JSON a Redoc JSON viewer shows: its text is the JSON itself. */
 async function shownJson(panel: Locator): Promise<unknown> {
   return JSON.parse((await panel.locator('[data-component-name="JsonViewer/JsonViewer"]').first().textContent()) ?? '');
+}
+
+/** The request samples panel of an operation: the one headed by its method and path. */
+function requestSamples(section: Locator, op: Operation): Locator {
+  return section
+    .locator('[data-component-name="Panel/Panel"]')
+    .filter({ hasText: new RegExp(`${op.method}\\s*${escapeRegExp(op.path)}(?!/)`, 'i') });
+}
+
+function successStatus(op: Operation): string {
+  return Object.keys(op.responses).filter((s) => /^2\d\d$/.test(s)).sort()[0]!;
 }
 
 function firstExample(examples: Record<string, unknown> | undefined): { value: unknown } | undefined {
@@ -104,7 +123,7 @@ describe('the docs page at /docs', () => {
 
       const request = firstExample(op.raw.requestBody?.content['application/json']?.examples);
       if (request) {
-        const samples = panels.filter({ hasText: new RegExp(`${op.method}\\s*${escapeRegExp(op.path)}(?!/)`, 'i') });
+        const samples = requestSamples(section, op);
         // Request samples open on the operation's own code samples; "Payload" is the selected example itself.
         const language = samples.getByRole('button', { name: /^(curl|JavaScript|Node\.js|Python)$/ });
         if ((await language.count()) > 0) {
@@ -114,7 +133,7 @@ describe('the docs page at /docs', () => {
         expect(await shownJson(samples)).toEqual(request.value);
       }
 
-      const status = Object.keys(op.responses).filter((s) => /^2\d\d$/.test(s)).sort()[0]!;
+      const status = successStatus(op);
       const answers = panels.filter({ hasText: /^Response/ });
       const response = firstExample(contract.deref<ResponseObject>(op.responses[status]!).content?.['application/json']?.examples);
       if (response) expect(await shownJson(answers)).toEqual(response.value);
@@ -139,5 +158,143 @@ describe('the docs page at /docs', () => {
     await page.screenshot({ path: file });
     expect(statSync(file).size).toBeGreaterThan(20_000);
     expectClean();
+  });
+});
+
+describe('the docs page shows the address it is served from', () => {
+  it('in the servers and code samples of an operation, never the built-in one', async () => {
+    const [address, ...others] = (contract.spec.servers as Array<{ url: string; description: string }>).map((s) => s.url);
+    const chat = contract.operations.find((op) => op.operationId === 'createChatCompletion')!;
+    const section = await openOperation(chat);
+    const samples = requestSamples(section, chat);
+    // Whichever sample an earlier reader left open, the curl one.
+    await samples.getByRole('button', { name: /^(curl|JavaScript|Node\.js|Python|Payload)$/ }).click();
+    await page.getByRole('menuitem', { name: 'curl', exact: true }).click();
+    await samples.getByText(`curl -s ${server.baseUrl}${chat.path}`).waitFor();
+
+    await samples.getByRole('button', { name: new RegExp(`^${chat.method}\\s*${escapeRegExp(chat.path)}$`, 'i') }).click();
+    await page.getByRole('menuitem', { name: `${server.baseUrl}${chat.path}` }).waitFor();
+    for (const other of others) await page.getByRole('menuitem', { name: `${other}${chat.path}` }).waitFor();
+    await page.keyboard.press('Escape');
+
+    // Counted, so that a failure does not print megabytes of page.
+    expect((await page.content()).split(address!).length - 1).toBe(0);
+    expectClean();
+  });
+});
+
+/** How the contract declares a streamed answer (see ChatCompletionEventStream.yaml). */
+interface StreamSchema extends SchemaObject {
+  description: string;
+  contentSchema: SchemaObject;
+  'x-event-stream'?: EventStreamFraming;
+}
+
+/** Every operation that can answer with an event stream, and that stream's schema. */
+const streams = contract.operations.flatMap((op) => {
+  const media = contract.deref<ResponseObject>(op.responses[successStatus(op)]!).content?.['text/event-stream'];
+  return media ? [[op.operationId, op, contract.deref<StreamSchema>(media.schema)] as const] : [];
+});
+
+/** What one event's data can be: the variants of its schema (or the schema itself), each with its own fields. */
+function dataVariants(stream: StreamSchema): SchemaObject[] {
+  const data = contract.deref<SchemaObject>(stream.contentSchema);
+  return Array.isArray(data.oneOf) ? data.oneOf.map((variant) => contract.deref<SchemaObject>(variant)) : [data];
+}
+
+describe('the docs page shows what each event of a stream holds', () => {
+  // A reader of its own: choosing the stream's media type here leaves the examples of the other tests as they are.
+  let reader: { page: Page; watch: PageWatch };
+  beforeAll(async () => void (reader = await openDocs()));
+
+  /** Opens an operation and shows its streamed answer, as a reader does with the body's media-type switcher. */
+  async function openStream(op: Operation): Promise<Locator> {
+    const section = await openOperation(op, reader.page);
+    await section.locator(`[id$="/response&c=${successStatus(op)}/body"]`).getByRole('button').first().click();
+    await reader.page.getByRole('menuitem', { name: 'text/event-stream', exact: true }).click();
+    return section;
+  }
+
+  /** A field of one event, as the stream's body shows it. */
+  function eventField(section: Locator, name: string): Locator {
+    return section.locator(`[id$="&ct=text/event-stream&path=${name}"]`);
+  }
+
+  /** The choice between a field's variants: tabs when there are few, a menu when there are many. */
+  async function variantNames(field: Locator): Promise<string[]> {
+    const switcher = field.locator('[data-section-id="switcher"]').first();
+    const tabs = switcher.getByRole('tab');
+    if ((await tabs.count()) > 0) return tabs.allInnerTexts();
+    await switcher.getByRole('button').click();
+    // The menu opens apart from the field; its first item is the box that filters the others.
+    const names = (await reader.page.getByRole('menuitem').allInnerTexts()).map((name) => name.trim()).filter(Boolean);
+    await reader.page.keyboard.press('Escape');
+    return names;
+  }
+
+  async function chooseVariant(field: Locator, name: string): Promise<void> {
+    const switcher = field.locator('[data-section-id="switcher"]').first();
+    const tab = switcher.getByRole('tab', { name, exact: true });
+    if ((await tab.count()) > 0) return tab.click();
+    await switcher.getByRole('button').click();
+    await reader.page.getByRole('menuitem', { name, exact: true }).click();
+  }
+
+  /** Shows a field's own fields, which Redoc folds. */
+  async function unfold(field: Locator): Promise<void> {
+    const fold = field.getByRole('button', { name: /Show \d* ?propert/ }).first();
+    if ((await fold.count()) > 0) await fold.click();
+  }
+
+  function fieldName(scope: Locator, name: string): Locator {
+    return scope.locator('.schema-name').filter({ hasText: new RegExp(`^${escapeRegExp(name)}$`) });
+  }
+
+  it.each(streams)('renders the stream of %s: its grammar, and each event with its name and data', async (_id, op, stream) => {
+    const section = await openStream(op);
+    const framing = stream['x-event-stream'] ?? {};
+    // The grammar, with the response (Markdown's code spans are plain text once rendered).
+    await section.locator('p').filter({ hasText: stream.description.replaceAll('`', '').trim() }).waitFor();
+
+    const data = eventField(section, 'data');
+    await data.waitFor();
+    const variants = dataVariants(stream);
+    expect(await variantNames(data)).toEqual([...variants.map((v) => v.title), ...(framing.end ? [framing.end] : [])]);
+
+    const event = eventField(section, 'event');
+    if (framing.eventName) {
+      // The event's name is its data's `type`: the names offered are the data variants' own.
+      const first = (variants[0]!.properties as Record<string, { const: string }>)[framing.eventName]!.const;
+      await event.getByText(`"${first}"`, { exact: true }).waitFor();
+    } else {
+      expect(await event.count()).toBe(0);
+    }
+    expectClean(reader.watch);
+  });
+
+  it('shows a chat completion chunk with its choices and their delta, and the [DONE] that ends the stream', async () => {
+    const chat = contract.operations.find((op) => op.operationId === 'createChatCompletion')!;
+    const section = await openStream(chat);
+    const data = eventField(section, 'data');
+    await chooseVariant(data, 'chat.completion.chunk');
+    await unfold(data);
+    await fieldName(data, 'choices').waitFor();
+    await fieldName(data, 'delta').waitFor();
+
+    await chooseVariant(data, '[DONE]');
+    await data.getByText('data: [DONE]', { exact: true }).waitFor();
+    await expect(fieldName(data, 'choices').isVisible()).resolves.toBe(false);
+    expectClean(reader.watch);
+  });
+
+  it('shows an Anthropic stream event by its name, with that event’s own fields', async () => {
+    const messages = contract.operations.find((op) => op.operationId === 'createMessage')!;
+    const section = await openStream(messages);
+    await eventField(section, 'event').getByText('"message_start"', { exact: true }).waitFor();
+    const data = eventField(section, 'data');
+    await chooseVariant(data, 'content_block_delta');
+    await unfold(data);
+    for (const name of ['type', 'index', 'delta']) await fieldName(data, name).filter({ visible: true }).first().waitFor();
+    expectClean(reader.watch);
   });
 });

@@ -8,8 +8,8 @@ import { pngSize } from '../client/png.ts';
 import { root, run, runScript } from './run.ts';
 
 /**
- * A fresh server for one test (the examples spend images of the starter key's daily quota), closed when
- * the test ends, and GATEWAY_URL for it. GATEWAY_KEY is left to its default, sk-demo-starter.
+ * A fresh server for one test (the examples spend images of the default key's daily quota), closed when
+ * the test ends, and GATEWAY_URL for it. GATEWAY_KEY is left to each example's default.
  */
 async function gateway({ onTestFinished }: TestContext): Promise<Record<string, string>> {
   const server: TestServer = await startServer();
@@ -51,7 +51,7 @@ describe.concurrent('examples/', () => {
     try {
       const result = await runScript(join(root, 'examples/images.ts'), [folder], { env: await gateway(context) });
       ok(result);
-      expect(result.stdout).toMatch(/^images left today: 2$/m);
+      expect(result.stdout).toMatch(/^images left today: 24$/m);
       for (const name of ['generated.png', 'mask.png', 'edited.png']) {
         expect(pngSize(await readFile(join(folder, name))), name).toEqual({ width: 512, height: 512 });
       }
@@ -79,7 +79,7 @@ describe.concurrent('examples/', () => {
       body: JSON.stringify({ prompt: 'x', size: '256x256', n: 3 }),
     });
     expect(spent.status).toBe(200);
-    const result = await run('sh', [join(root, 'examples/curl.sh')], { env });
+    const result = await run('sh', [join(root, 'examples/curl.sh')], { env: { ...env, GATEWAY_KEY: 'sk-demo-starter' } });
     expect(result.code).not.toBe(0);
     expect(result.stdout + result.stderr).toMatch(/Daily quota exceeded\./);
     expect(result.stdout).not.toContain('# POST /v1/generation/image/edit');

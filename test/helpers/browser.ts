@@ -1,7 +1,8 @@
 /**
  * Headless Chromium for the browser tests (the docs page, the dashboard): Debian's `chromium` driven by
- * playwright-core. CI installs it (`.ci/run`), so a missing browser fails the test loudly instead of
- * skipping it. Pages may only talk to 127.0.0.1: anything else is recorded and aborted.
+ * playwright-core (scripts/lib/browser.ts). `npm test` installs it when it can (scripts/ensure-browser.ts),
+ * so a missing browser fails the test loudly instead of skipping it. Pages may only talk to 127.0.0.1:
+ * anything else is recorded and aborted.
  *
  * @example
  *   const browser = await launchBrowser();
@@ -10,46 +11,12 @@
  *   expect(watch.offsite).toEqual([]);
  *   await browser.close();
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
 import { root } from '../../scripts/lib/paths.ts';
 
-/** The names a Chromium or Chrome executable goes by on PATH. */
-const BROWSER_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
-
-/**
- * The browser to drive: `CHROMIUM_PATH` (or `CHROME_PATH`) when set, else the first Chromium or Chrome on
- * PATH; undefined when there is none.
- */
-export function findChromium(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const named = env.CHROMIUM_PATH || env.CHROME_PATH;
-  if (named) return named;
-  for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) {
-    for (const name of BROWSER_NAMES) if (existsSync(join(dir, name))) return join(dir, name);
-  }
-  return undefined;
-}
-
-const flags = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-export async function launchBrowser(): Promise<Browser> {
-  const executablePath = findChromium();
-  if (!executablePath || !existsSync(executablePath)) {
-    throw new Error(
-      `The browser tests need Chromium or Chrome, and ${executablePath ? `CHROMIUM_PATH names ${executablePath}, which does not exist` : `none is on PATH (${BROWSER_NAMES.join(', ')})`}. ` +
-        'Install it (Debian: `apt-get install -y chromium`; `.ci/run` does) or set CHROMIUM_PATH to its executable.',
-    );
-  }
-  return chromium.launch({ executablePath, args: flags });
-}
+export { findChromium, launchBrowser } from '../../scripts/lib/browser.ts';
 
 /** What a page did: every request, those that tried to leave 127.0.0.1, and every error it reported. */
 export interface PageWatch {

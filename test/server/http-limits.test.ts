@@ -119,6 +119,17 @@ describe('bodies JSON.parse would misread (decision D24)', () => {
   });
 });
 
+describe('an operation that takes no body', () => {
+  it('ignores an empty one sent with Content-Type: application/json, as many clients send it', async () => {
+    const created = await call(server.baseUrl, 'POST', '/v1/responses', { key, body: { model: 'gpt-4o-mini', input: 'Hi' } });
+    expect(created.status).toBe(200);
+    const id = (created.body as { id: string }).id;
+    const res = await fetch(`${server.baseUrl}/v1/responses/${id}`, { method: 'DELETE', headers: { 'x-api-key': key, 'content-type': 'application/json' } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ id, object: 'response.deleted', deleted: true });
+  });
+});
+
 describe('JSON that would hold the event loop (decision D22)', () => {
   // `{"model", "messages": [{"role", "content"}], "extra": [n elements]}`: 6 values besides the elements.
   const withExtra = (elements: string) => `{"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],"extra":[${elements}]}`;

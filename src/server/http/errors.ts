@@ -52,6 +52,13 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', (request, payload, done) => {
     readJsonBody(payload, request.headers['content-length']).then(
       (text) => {
+        // An operation that takes no body (a DELETE, say) ignores an empty one, whatever its Content-Type:
+        // clients that send `Content-Type: application/json` on every request are common.
+        const operation = request.routeOptions.config?.operation;
+        if (operation && operation.requestContentTypes.length === 0 && text.trim() === '') {
+          done(null, undefined);
+          return;
+        }
         let body: unknown;
         try {
           body = parseJsonBody(text);

@@ -1,7 +1,7 @@
 /**
  * What the server offers beside the operations: `/` (links), the bundled descriptions (`/openapi.json`, the
  * contract; `/dashboard/api/openapi.json`, the admin API) and their Redoc pages (`/docs`, `/docs/admin`),
- * built by `npm run docs`.
+ * built by `npm run docs` and sent showing the address they are served from (page-origin.ts).
  */
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
@@ -9,6 +9,7 @@ import type { Contract } from '../../contract/index.ts';
 import { packageFile } from '../../package-root.ts';
 import { demoKeys } from '../domain/keys.ts';
 import { errorBody } from './errors.ts';
+import { pagesByOrigin, requestOrigin, type ServedPage } from './page-origin.ts';
 import { pagePolicy } from './security-headers.ts';
 
 export interface DescribedApi {
@@ -23,24 +24,31 @@ export interface DescribedApi {
 export function registerPages(app: FastifyInstance, apis: readonly DescribedApi[], options: { demoKeys: boolean }): void {
   for (const api of apis) {
     const specJson = readFileSync(api.contract.url, 'utf8');
-    let docs: { html: string; policy: string } | undefined;
+    let docsAt: ((origin: string | undefined) => ServedPage) | undefined;
     app.get(api.specPath, async (_request, reply) => reply.type('application/json').send(specJson));
-    app.get(api.docsPath, async (_request, reply) => {
+    app.get(api.docsPath, async (request, reply) => {
       try {
-        if (!docs) {
-          const html = readFileSync(packageFile(api.docsFile), 'utf8');
+        docsAt ??= pagesByOrigin(
+          readFileSync(packageFile(api.docsFile), 'utf8'),
+          firstServer(api.contract),
           // Redoc's page runs its own inline scripts, styles its components inline and searches in a blob: worker.
-          docs = { html, policy: pagePolicy(html, { inlineStyles: true, blobWorkers: true }) };
-        }
+          (html) => pagePolicy(html, { inlineStyles: true, blobWorkers: true }),
+        );
       } catch {
         return reply.code(503).send(errorBody('The docs page is not built yet: run `npm run docs`, then reload.'));
       }
+      const docs = docsAt(requestOrigin(request.protocol, request.host));
       return reply.type('text/html; charset=utf-8').header('content-security-policy', docs.policy).send(docs.html);
     });
   }
   const home = homePage(options.demoKeys);
   const homePolicy = pagePolicy(home, { inlineStyles: true });
   app.get('/', async (_request, reply) => reply.type('text/html; charset=utf-8').header('content-security-policy', homePolicy).send(home));
+}
+
+/** The address the description's page shows for this server: its first server's URL. */
+function firstServer(contract: Contract): string | undefined {
+  return (contract.spec.servers as Array<{ url?: string }> | undefined)?.[0]?.url;
 }
 
 function homePage(withDemoKeys: boolean): string {
