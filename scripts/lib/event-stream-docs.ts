@@ -8,6 +8,7 @@
  * declared by the stream schema itself, in `x-event-stream` (see ChatCompletionEventStream.yaml), so a new
  * streaming operation is documented the same way by declaring its stream the same way.
  */
+import { followRefs } from '../../src/contract/refs.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -112,17 +113,8 @@ function eventNames(data: JsonObject, property: string, document: Json): string[
   return names;
 }
 
-/** The schema a local `$ref` (`#/components/schemas/…`) points to, or the schema itself. */
+/** The schema a local `$ref` (`#/components/schemas/…`) points to (with the contract's resolver), or the schema itself. */
 function resolve(schema: JsonObject, document: Json): JsonObject {
-  let node: Json | undefined = schema;
-  for (let hops = 0; isObject(node) && typeof node.$ref === 'string' && hops < 32; hops++) {
-    const ref: string = node.$ref as string;
-    if (!ref.startsWith('#/')) break;
-    node = ref
-      .slice(2)
-      .split('/')
-      .map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'))
-      .reduce<Json | undefined>((at, key) => (isObject(at) ? at[key] : Array.isArray(at) ? at[Number(key)] : undefined), document);
-  }
+  const node = followRefs<Json | undefined>(document, schema);
   return isObject(node) ? node : {};
 }

@@ -25,6 +25,9 @@
  */
 import { contract, dailyImageQuota, tiers, type KeyTier, type Operation, type ParameterObject, type ResponseObject } from '../../src/contract/index.ts';
 import { takesModel } from '../../src/conformance/examples.ts';
+import { parseNamedEventStream } from '../../src/client/sse.ts';
+import { resolvePointer } from '../../src/contract/refs.ts';
+import { bodyLimits } from '../../src/server/http/json-structure.ts';
 
 export interface ExampleRequest {
   example?: string;
@@ -255,27 +258,18 @@ async function linkedParameters(baseUrl: string, op: Operation, exampleName: str
   for (const [name, expression] of Object.entries(link.parameters ?? {})) {
     const pointer = /^\$response\.body#(.*)$/.exec(expression)?.[1];
     if (pointer === undefined) throw new Error(`Link parameter ${name}: only $response.body#… is supported, not ${expression}`);
-    params[name] = String(atPointer(answer.body, pointer));
+    params[name] = String(resolvePointer(answer.body, pointer));
   }
   return params;
 }
 
-function atPointer(value: unknown, pointer: string): unknown {
-  return pointer
-    .split('/')
-    .slice(1)
-    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce<unknown>((node, token) => (node as Record<string, unknown>)?.[token], value);
-}
-
 /** A body just over the contract's limit (`x-limits` of PayloadTooLarge, decision D22). */
 function oversized(limit: 'bytes' | 'jsonValues'): string {
-  const limits = (contract.spec.components.responses.PayloadTooLarge as unknown as { 'x-limits': { bytes: number; jsonValues: number } })['x-limits'];
   if (limit === 'bytes') {
     const frame = '{"padding":""}';
-    return `{"padding":"${'x'.repeat(limits.bytes + 1 - frame.length)}"}`;
+    return `{"padding":"${'x'.repeat(bodyLimits.bytes + 1 - frame.length)}"}`;
   }
-  return `{"padding":[${new Array(limits.jsonValues + 1).fill('0').join(',')}]}`;
+  return `{"padding":[${new Array(bodyLimits.jsonValues + 1).fill('0').join(',')}]}`;
 }
 
 /** RFC 7396: members of `patch` replace those of `target`, objects merge, null removes. */
@@ -292,21 +286,9 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
 // ---------------------------------------------------------------------------------------------------------
 // Event streams
 
-/** The events of an event stream's text: `event:` and `data:` fields, data JSON-parsed where it is JSON. */
+/** The events of an event stream's text (the project's one reader), data JSON-parsed where it is JSON. */
 export function parseEvents(text: string): StreamEvent[] {
-  const events: StreamEvent[] = [];
-  let event: string | undefined;
-  let data: string[] = [];
-  for (const line of text.split(/\r?\n/)) {
-    if (line === '') {
-      if (data.length > 0) events.push({ ...(event === undefined ? {} : { event }), data: parseData(data.join('\n')) });
-      event = undefined;
-      data = [];
-    } else if (line.startsWith('event:')) event = line.slice(6).trimStart();
-    else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
-  }
-  if (data.length > 0) events.push({ ...(event === undefined ? {} : { event }), data: parseData(data.join('\n')) });
-  return events;
+  return parseNamedEventStream(text).events.map(({ event, data }) => ({ ...(event === undefined ? {} : { event }), data: parseData(data) }));
 }
 
 function parseData(data: string): unknown {

@@ -8,6 +8,7 @@
  *
  * Prism answers every example of a status with the same headers: those agree with the default answer.
  */
+import { followRefs } from '../../src/contract/refs.ts';
 import { billingHeaders } from '../../src/server/http/responses.ts';
 import type { Model } from '../../src/server/domain/catalogue.ts';
 
@@ -45,16 +46,7 @@ export function billingFor(body: unknown, catalogue: readonly Model[]): Record<s
 export function withBillingExamples<T extends object>(spec: T): T {
   const copy = structuredClone(spec) as T & { paths?: Record<string, Json>; components: Json };
   const components = copy.components as { examples?: Record<string, Json>; responses?: Record<string, Json>; headers?: Record<string, Json> };
-  const deref = (value: unknown): Json => {
-    let node = value as Json;
-    while (node && typeof node.$ref === 'string') {
-      node = (node.$ref as string)
-        .replace(/^#\//, '')
-        .split('/')
-        .reduce<Json>((at, token) => at[token.replace(/~1/g, '/').replace(/~0/g, '~')] as Json, copy as unknown as Json);
-    }
-    return node;
-  };
+  const deref = (value: unknown): Json => followRefs<Json>(copy, value);
   const catalogue = (components.examples?.ListModelsResponseExample?.value as { models: Model[] }).models;
 
   for (const item of Object.values(copy.paths ?? {})) {

@@ -1,7 +1,6 @@
-import pg from 'pg';
 import { createMemoryStore } from './memory.ts';
-import { createPostgresStore, redacted } from './postgres.ts';
-import { migratePostgres, postgresMigrations } from './postgres-schema.ts';
+import { createPostgresStore, migratePostgresDatabase } from './postgres.ts';
+import { postgresMigrations } from './postgres-schema.ts';
 import { createSqliteStore, migrateSqlite, openSqliteFile, sqliteMigrations } from './sqlite.ts';
 import type { Store } from './types.ts';
 
@@ -42,15 +41,7 @@ export async function createStore(location: string, options: StoreOptions = {}):
 export async function migrateStore(location: string): Promise<{ applied: number[]; version: number }> {
   if (location === 'memory') return { applied: [], version: 0 };
   if (isPostgresUrl(location)) {
-    const pool = new pg.Pool({ connectionString: location, max: 1, connectionTimeoutMillis: 5_000 });
-    pool.on('error', () => undefined);
-    try {
-      return { applied: await migratePostgres(pool), version: postgresMigrations.at(-1)!.version };
-    } catch (error) {
-      throw new Error(`PostgreSQL at ${redacted(location)}: ${(error as Error).message}`);
-    } finally {
-      await pool.end();
-    }
+    return { applied: await migratePostgresDatabase(location), version: postgresMigrations.at(-1)!.version };
   }
   const db = openSqliteFile(location);
   try {

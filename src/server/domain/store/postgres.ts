@@ -75,23 +75,12 @@ const KEY_COLUMNS = 'id, name, tier, prefix, demo, created_at, last_used_at, rev
  */
 export async function createPostgresStore(options: PostgresOptions): Promise<Store> {
   const warn = options.warn ?? ((message: string) => console.warn(`gateway: ${message}`));
-  const pool = new pg.Pool({
-    connectionString: options.url,
-    max: options.poolSize ?? 10,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    statement_timeout: STATEMENT_TIMEOUT_MS,
-    idleTimeoutMillis: 30_000,
-    keepAlive: true,
-    application_name: 'ai-gateway',
-  });
-  // A pooled connection that breaks while idle (the database restarts) is dropped by the pool; without a
-  // listener the error would end the process.
-  pool.on('error', () => undefined);
+  const pool = openPool(options.url, options.poolSize ?? 10);
   try {
-    await migratePostgres(pool);
+    await migrate(pool, options.url);
   } catch (error) {
     await pool.end();
-    throw new Error(`PostgreSQL at ${redacted(options.url)}: ${(error as Error).message}`);
+    throw error;
   }
 
   let lost = false;
@@ -200,6 +189,44 @@ export async function createPostgresStore(options: PostgresOptions): Promise<Sto
       await pool.end();
     },
   };
+}
+
+/**
+ * Brings the database at `url` to the last schema version without opening a store (`npm run migrate`), and
+ * returns the versions it applied.
+ */
+export async function migratePostgresDatabase(url: string): Promise<number[]> {
+  const pool = openPool(url, 1);
+  try {
+    return await migrate(pool, url);
+  } finally {
+    await pool.end();
+  }
+}
+
+function openPool(url: string, max: number): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    statement_timeout: STATEMENT_TIMEOUT_MS,
+    idleTimeoutMillis: 30_000,
+    keepAlive: true,
+    application_name: 'ai-gateway',
+  });
+  // A pooled connection that breaks while idle (the database restarts) is dropped by the pool; without a
+  // listener the error would end the process.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+/** `migratePostgres`, its failure named by the database (without its password). */
+async function migrate(pool: pg.Pool, url: string): Promise<number[]> {
+  try {
+    return await migratePostgres(pool);
+  } catch (error) {
+    throw new Error(`PostgreSQL at ${redacted(url)}: ${(error as Error).message}`);
+  }
 }
 
 /** The URL without its password, for messages and logs. */
