@@ -1489,7 +1489,10 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": {
+                    /** @constant */
+                    error?: "Invalid API Key.";
+                } & components["schemas"]["Error"];
             };
         };
         /**
@@ -1572,7 +1575,10 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": {
+                    /** @constant */
+                    error?: "Daily quota exceeded.";
+                } & components["schemas"]["Error"];
             };
         };
         /** @description No response with this id is stored for this key (never stored, stored by another key, deleted, or expired). */
@@ -1590,7 +1596,13 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["AnthropicError"];
+                "application/json": {
+                    error?: {
+                        message?: string;
+                        /** @constant */
+                        type?: "invalid_request_error";
+                    };
+                } & components["schemas"]["AnthropicError"];
             };
         };
         /** @description The API key is missing or invalid (`x-api-key` or `Authorization: Bearer`). */
@@ -1600,7 +1612,14 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["AnthropicError"];
+                "application/json": {
+                    error?: {
+                        /** @constant */
+                        message?: "Invalid API Key.";
+                        /** @constant */
+                        type?: "authentication_error";
+                    };
+                } & components["schemas"]["AnthropicError"];
             };
         };
         /** @description The key's tier is below the model's `tier` (decision D3). */
@@ -1609,7 +1628,13 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["AnthropicError"];
+                "application/json": {
+                    error?: {
+                        message?: string;
+                        /** @constant */
+                        type?: "permission_error";
+                    };
+                } & components["schemas"]["AnthropicError"];
             };
         };
         /** @description The model named is not in the catalogue (Claude Code then asks for another `--model`). */
@@ -1618,7 +1643,13 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["AnthropicError"];
+                "application/json": {
+                    error?: {
+                        message?: string;
+                        /** @constant */
+                        type?: "not_found_error";
+                    };
+                } & components["schemas"]["AnthropicError"];
             };
         };
         /**
@@ -1630,7 +1661,13 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["AnthropicError"];
+                "application/json": {
+                    error?: {
+                        message?: string;
+                        /** @constant */
+                        type?: "request_too_large";
+                    };
+                } & components["schemas"]["AnthropicError"];
             };
         };
         /** @description A limit of the gateway's is used up. The reference has no limit on text (decision D11) and never sends it here; other implementations may. */
@@ -1639,7 +1676,13 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["AnthropicError"];
+                "application/json": {
+                    error?: {
+                        message?: string;
+                        /** @constant */
+                        type?: "rate_limit_error";
+                    };
+                } & components["schemas"]["AnthropicError"];
             };
         };
         /** @description An unexpected fault (decision D4). */
@@ -1648,7 +1691,13 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["AnthropicError"];
+                "application/json": {
+                    error?: {
+                        message?: string;
+                        /** @constant */
+                        type?: "api_error";
+                    };
+                } & components["schemas"]["AnthropicError"];
             };
         };
         /** @description The server is busy or shutting down (decision D23); try again after `Retry-After` seconds. */
@@ -1658,7 +1707,13 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["AnthropicError"];
+                "application/json": {
+                    error?: {
+                        message?: string;
+                        /** @constant */
+                        type?: "overloaded_error";
+                    };
+                } & components["schemas"]["AnthropicError"];
             };
         };
     };

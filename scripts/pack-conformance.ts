@@ -31,13 +31,18 @@ await build({
   logLevel: 'warning',
 });
 writeFileSync(join(out, 'dist', 'bin.js'), "#!/usr/bin/env node\nimport { main } from './cli.js';\n\nprocess.exitCode = await main(process.argv.slice(2));\n", { mode: 0o755 });
+// The descriptions it checks against: the gateway's contract, and OpenAI's and Anthropic's protocols.
 copyFileSync(join(root, 'generated/openapi.json'), join(out, 'generated/openapi.json'));
+for (const vendor of ['openai', 'anthropic']) {
+  mkdirSync(join(out, 'generated', vendor), { recursive: true });
+  copyFileSync(join(root, `generated/${vendor}/openapi.json`), join(out, `generated/${vendor}/openapi.json`));
+}
 copyFileSync(join(root, 'src/conformance/package/README.md'), join(out, 'README.md'));
 copyFileSync(join(root, 'LICENSE'), join(out, 'LICENSE'));
 const manifest = {
   name: 'ai-gateway-conformance',
   version: project.version,
-  description: 'Checks an implementation of the AI Model Gateway API against its OpenAPI contract.',
+  description: 'Checks a server against the AI Model Gateway API contract, or against OpenAI\'s or Anthropic\'s protocol.',
   license: project.license,
   type: 'module',
   engines: project.engines,

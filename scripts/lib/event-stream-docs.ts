@@ -19,6 +19,8 @@ export interface EventStreamFraming {
   eventName?: string;
   /** The data of the stream's last event, when that is not JSON (`[DONE]`); absent when the stream just ends. */
   end?: string;
+  /** The rules its events follow, by the conformance suite's rule that checks them (`chat-stream`…); not rendered. */
+  grammar?: string;
 }
 
 const EVENT_STREAM = 'text/event-stream';

@@ -209,7 +209,7 @@ async function outgoing(baseUrl: string, op: Operation, x: ExampleRequest, media
   }
   for (const [name, value] of Object.entries(x.query ?? {})) query.set(name, value);
   if (x.model !== undefined) {
-    const where = takesModel(op);
+    const where = takesModel(contract, op);
     if (where === 'query') query.set('model', x.model);
     if (where === 'body' && body) body.model = x.model;
   }

@@ -3,10 +3,10 @@
  * with `t.send`, and reports what it finds with `t.fail` / `t.expect` / `t.shape`; the runner collects it.
  */
 import type { Agent } from 'node:http';
-import type { Operation } from '../contract/index.ts';
+import type { Contract, Operation, Protocol, ProtocolRule } from '../contract/index.ts';
 import type { Catalogue } from './catalogue.ts';
 import { send, type Exchange, type OutgoingRequest } from './http.ts';
-import { apiKeyHeader, type KeyRing } from './keys.ts';
+import type { Credentials, KeyRing } from './keys.ts';
 import { withLinkedParameters } from './links.ts';
 import type { Profile } from './profiles.ts';
 import type { Violation } from './results.ts';
@@ -15,11 +15,15 @@ import { checkShape, type ShapeOptions } from './shape.ts';
 export type Family = 'responses' | 'auth' | 'validation' | 'errors' | 'behaviour' | 'images' | 'tiers' | 'quota' | 'streaming';
 
 export interface Check {
-  /** Stable and unique: `<operationId>/<family>/<slug>`. */
+  /** Stable and unique: `<operationId>/<family>/<slug>`, after `<contract>:` for another contract than the gateway's. */
   id: string;
+  /** The description it checks against (`gateway`, `openai`, `anthropic`). */
+  contract: string;
   operationId: string;
   family: Family;
   title: string;
+  /** The rule it verifies: a key of the description's `x-protocol` rules. A failure cites it unless it says otherwise. */
+  rule: string;
   /** Belongs to a reference decision: run in the `full` profile only. */
   reference?: boolean;
   /** Needs a server that keeps state and follows the request (not a stateless mock). */
@@ -37,8 +41,36 @@ export interface RunContext {
   catalogue: Catalogue;
   ledger: ImageLedger;
   timeoutMs: number;
+  /** The description checked against, and what it says of itself. */
+  contract: Contract;
+  protocol: Protocol;
+  /** How the description takes its keys. */
+  credentials: Credentials;
+  /** Headers sent with every request (`--header`), under the check's own. */
+  headers: Record<string, string>;
   /** Keeps connections open across the run's requests. */
   agent?: Agent;
+}
+
+/** Whether this run checks the description's reference decisions (`x-conformance: reference`): the full profile, on a description that has them. */
+export function checksDecisions(ctx: RunContext): boolean {
+  return ctx.profile.reference && ctx.protocol.decisions;
+}
+
+/** Whether an error must have exactly its documented status: always for a vendor's statuses, in the full profile for the gateway's. */
+export function exactStatuses(ctx: RunContext): boolean {
+  return ctx.protocol.exactStatuses || ctx.profile.reference;
+}
+
+/**
+ * Plans a check of `rule` when the description states it (a description that does not state a rule is not
+ * checked for it); a rule of the `reference` level makes the check a reference one.
+ */
+export function stated(ctx: RunContext, rule: string, check: Omit<Check, 'rule' | 'contract'>): Check[] {
+  const found = ctx.protocol.rule(rule);
+  if (!found) return [];
+  const id = ctx.protocol.name === 'gateway' ? check.id : `${ctx.protocol.name}:${check.id}`;
+  return [{ ...check, id, contract: ctx.protocol.name, rule, reference: check.reference || found.level === 'reference' }];
 }
 
 /**
@@ -96,6 +128,7 @@ export class Tester {
    */
   constructor(
     readonly ctx: RunContext,
+    readonly check: Check,
     private readonly spendsQuotaOnPurpose = false,
   ) {}
 
@@ -105,9 +138,10 @@ export class Tester {
    * operation with the same key (links.ts); when that fails the check is skipped, saying why.
    */
   async send(req: OutgoingRequest): Promise<Exchange> {
+    req = { ...req, headers: { ...this.ctx.headers, ...req.headers } };
     if (/\{\w+\}/.test(req.path)) {
-      const own = keyUsed(req);
-      const key = own !== undefined && this.ctx.keys.tierOf(own) !== undefined ? own : this.ctx.keys.best()?.key;
+      const own = this.ctx.credentials.keyOf(req.headers);
+      const key = own !== undefined && this.ctx.keys.has(own) ? own : this.ctx.keys.best()?.key;
       const filled = await withLinkedParameters(this.ctx, req, key, (r) => this.send(r));
       if (typeof filled === 'string') throw new Skip(filled);
       req = filled;
@@ -115,7 +149,7 @@ export class Tester {
     this.requests++;
     const ex = await send(this.ctx.baseUrl, req, this.ctx.timeoutMs, this.ctx.agent);
     const data = (ex.response?.json as { data?: unknown })?.data;
-    const key = keyUsed(req);
+    const key = this.ctx.credentials.keyOf(req.headers);
     if (key && ex.response && ex.response.status < 300 && Array.isArray(data)) {
       this.ctx.ledger.add(key, data.filter((d) => typeof (d as { b64_json?: unknown })?.b64_json === 'string').length, req.path);
     }
@@ -128,8 +162,29 @@ export class Tester {
     return ex;
   }
 
+  /**
+   * Records a violation. `rule` is a rule of the description by its key (`chat-stream`, or `chat-stream: a
+   * detail`), cited in its words; a place of the description (`#/components/…`), which states the nearest
+   * `x-rule` above it; or words of the check's own, under the check's rule.
+   */
   fail(message: string, rule: string, exchange?: Exchange): void {
-    this.violations.push({ message, rule, ...(exchange ? { exchange } : {}) });
+    const cited = this.cite(rule);
+    this.violations.push({ message, rule: cited.text, ruleId: cited.rule.id, ...(cited.rule.url ? { url: cited.rule.url } : {}), ...(exchange ? { exchange } : {}) });
+  }
+
+  /** The rule that `rule` names (see `fail`), and how a report words it. */
+  private cite(rule: string): { rule: ProtocolRule | { id: string; url?: string }; text: string } {
+    const protocol = this.ctx.protocol;
+    const own = protocol.rule(this.check.rule) ?? { id: `${protocol.name}/${this.check.rule}` };
+    const [head, ...detail] = rule.split(': ');
+    const named = protocol.rule(head!);
+    if (named) return { rule: named, text: [named.cite, ...detail].join(': ') };
+    if (rule.startsWith('#')) {
+      const key = this.ctx.contract.ruleAt(rule.slice(1));
+      const placed = key === undefined ? undefined : protocol.rule(key);
+      if (placed) return { rule: placed, text: `${placed.cite} (${rule})` };
+    }
+    return { rule: own, text: rule };
   }
 
   /** Records a violation unless `ok`; returns `ok` so a check can stop on a broken precondition. */
@@ -140,8 +195,8 @@ export class Tester {
 
   /** Checks the exchange against the operation's documented responses; true when it conforms. */
   shape(op: Operation, ex: Exchange, options?: ShapeOptions): boolean {
-    const found = checkShape(op, ex, this.ctx.profile, options);
-    this.violations.push(...found);
+    const found = checkShape(this.ctx, op, ex, options);
+    for (const v of found) this.fail(v.message, v.rule, v.exchange);
     return found.length === 0;
   }
 
@@ -160,9 +215,4 @@ export class Tester {
   skip(reason: string): never {
     throw new Skip(reason);
   }
-}
-
-function keyUsed(req: OutgoingRequest): string | undefined {
-  const headers = Object.fromEntries(Object.entries(req.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
-  return headers[apiKeyHeader] || headers.authorization?.replace(/^Bearer\s+/i, '') || undefined;
 }

@@ -4,7 +4,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { contract } from '../contract/index.ts';
+import { contractNames, loadContract } from '../contract/index.ts';
 import { packageFile } from '../package-root.ts';
 import { parseCli, USAGE } from './args.ts';
 import { formatList, formatProgress, formatReport } from './report/console.ts';
@@ -22,7 +22,8 @@ function writeReport(path: string, text: string): void {
 
 function version(): string {
   const own = (JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string }).version;
-  return `gateway-conformance ${own}, contract "${contract.spec.info.title}" ${contract.spec.info.version}`;
+  const described = contractNames.map((name) => `${name} "${loadContract(name).spec.info.title}" ${loadContract(name).spec.info.version}`);
+  return `gateway-conformance ${own}; contracts: ${described.join('; ')}`;
 }
 
 /** Where the command writes: stdout and stderr, or a test's capture. */
@@ -48,7 +49,7 @@ export async function main(argv: string[], out: Output = process.stdout, err: Ou
       return 0;
     }
     if (options.list) {
-      out.write(formatList(listChecks()));
+      out.write(formatList(listChecks(options.contracts?.length ? options.contracts : undefined)));
       return 0;
     }
     const report = await runConformance({
@@ -74,7 +75,7 @@ export async function main(argv: string[], out: Output = process.stdout, err: Ou
       return 2;
     }
     if (e instanceof UnreachableError) {
-      err.write(`gateway-conformance: ${e.message}\nIs the server running, and is --base-url right?\n`);
+      err.write(`gateway-conformance: ${e.message}\nIs the server running, and are --base-url and --contract right?\n`);
       return 2;
     }
     throw e;

@@ -2,12 +2,11 @@
  * What an image answer must hold for the request that produced it: `n` images (default from the
  * schema), each decoding to exactly `size` (default from the schema), as PNG in the full profile (D12).
  */
-import type { Operation } from '../contract/index.ts';
+import type { Contract, Operation } from '../contract/index.ts';
 import type { Tester } from './check.ts';
 import type { Exchange } from './http.ts';
 import { decodeImage } from './png.ts';
 import { propertySchema } from './schema.ts';
-import { SPEC } from './expectations.ts';
 
 /** Whether an answer carries images (`data[].b64_json`). */
 export function isImageResult(json: unknown): json is { data: Array<{ b64_json: string }> } {
@@ -16,10 +15,10 @@ export function isImageResult(json: unknown): json is { data: Array<{ b64_json: 
 }
 
 /** The value a request asks for, or the schema's default when it leaves the field out. */
-export function requested(op: Operation, body: Record<string, unknown> | undefined, field: string): unknown {
+export function requested(contract: Contract, op: Operation, body: Record<string, unknown> | undefined, field: string): unknown {
   if (body && body[field] !== undefined) return body[field];
   const schema = op.raw.requestBody?.content['application/json']?.schema;
-  return schema ? propertySchema(schema, field)?.default : undefined;
+  return schema ? propertySchema(contract, schema, field)?.default : undefined;
 }
 
 /**
@@ -30,10 +29,10 @@ export function requested(op: Operation, body: Record<string, unknown> | undefin
 export async function checkImages(t: Tester, op: Operation, body: Record<string, unknown> | undefined, ex: Exchange) {
   const json = ex.response?.json;
   if (!isImageResult(json)) return [];
-  const rule = op.path.endsWith('/edit') ? SPEC.edit : SPEC.images;
-  const n = Number(requested(op, body, 'n') ?? 1);
+  const rule = 'images';
+  const n = Number(requested(t.ctx.contract, op, body, 'n') ?? 1);
   t.expect(json.data.length === n, `asked for n=${n} images, got ${json.data.length}`, `${rule}: n`, ex);
-  const size = String(requested(op, body, 'size') ?? '');
+  const size = String(requested(t.ctx.contract, op, body, 'size') ?? '');
   const [width, height] = size.split('x').map(Number);
   const images = [];
   for (const [i, item] of json.data.entries()) {
@@ -43,7 +42,7 @@ export async function checkImages(t: Tester, op: Operation, body: Record<string,
       if (width && height) {
         t.expect(img.width === width && img.height === height, `image ${i} is ${img.width}x${img.height}, asked for ${size}`, `${rule}: size`, ex);
       }
-      if (t.ctx.profile.reference) t.expect(img.format === 'png', `image ${i} is ${img.format}, not PNG`, 'D12', ex);
+      if (t.ctx.profile.reference) t.expect(img.format === 'png', `image ${i} is ${img.format}, not PNG`, 'image-sizes: results are PNG', ex);
     } catch (e) {
       t.fail(`image ${i} does not decode: ${(e as Error).message}`, `${rule}: data[].b64_json`, ex);
     }

@@ -4,7 +4,7 @@
  * (`response_id: $response.body#/id`). Before a check's request goes out, each such path parameter gets a
  * real value the way a client gets one: the linked operation is called first, with the same key.
  */
-import { contract, type Operation } from '../contract/index.ts';
+import type { Contract, Operation } from '../contract/index.ts';
 import { buildRequest, firstExample } from './examples.ts';
 import type { Exchange, OutgoingRequest } from './http.ts';
 import type { RunContext } from './check.ts';
@@ -17,7 +17,7 @@ export interface Link {
 }
 
 /** The link in the contract that gives `op` its path parameters, when there is one. */
-export function linkTo(op: Operation): Link | undefined {
+export function linkTo(contract: Contract, op: Operation): Link | undefined {
   for (const source of contract.operations) {
     for (const response of Object.values(source.responses)) {
       for (const link of Object.values(response.links ?? {})) {
@@ -48,13 +48,13 @@ export async function withLinkedParameters(
   /** Fields to change in the linked operation's request body (`{store: false}`). */
   sourcePatch: Record<string, unknown> = {},
 ): Promise<OutgoingRequest | string> {
-  const op = contract.operations.find((o) => o.path === req.path && o.method === req.method.toLowerCase());
-  const link = op && linkTo(op);
+  const op = ctx.contract.operations.find((o) => o.path === req.path && o.method === req.method.toLowerCase());
+  const link = op && linkTo(ctx.contract, op);
   if (!link) return req;
-  const example = firstExample(link.source);
+  const example = firstExample(ctx.contract, link.source);
   if (!example) return `the contract has no request example for ${link.source.operationId}, which makes what ${req.path} needs`;
-  const tier = ctx.keys.tierOf(key ?? '') ?? ctx.keys.best()?.tier;
-  const source = buildRequest(link.source, example, { catalogue: ctx.catalogue, ...(tier && { tier }), ...(key && { key }) });
+  const tier = key !== undefined && ctx.keys.has(key) ? ctx.keys.tierOf(key) : ctx.keys.best()?.tier;
+  const source = buildRequest(ctx, link.source, example, { ...(tier && { tier }), ...(key && { key }) });
   const created = await send({ ...source, json: { ...(source.json as Record<string, unknown>), ...sourcePatch } });
   const status = created.response?.status ?? 0;
   if (status < 200 || status >= 300) return `${link.source.operationId}, which makes what ${req.path} needs, answered ${status || created.error}`;

@@ -1,17 +1,19 @@
 /**
- * The rules of a streamed Anthropic Messages answer (decision D27), checked on one exchange: content type,
+ * The rules of a streamed Anthropic Messages answer (`messages-stream`), checked on one exchange: content type,
  * `event:` + `data:` framing with the event's name equal to its `type`, every event valid against the event
  * schema, and the grammar: `message_start` first; `ping` anywhere; each block opened by
  * `content_block_start` at the next index, given deltas of its kind only (`text_delta` for text,
  * `input_json_delta` for `tool_use`) and closed by `content_block_stop`; one `message_delta` after the last
- * block; `message_stop` last. Returns the message the stream adds up to, for comparison with a JSON answer.
+ * block; `message_stop` last. And how it stopped (`stop-reasons`): `tool_use` when it ends in tool calls,
+ * `stop_sequence` naming the sequence. Returns the message the stream adds up to, for comparison with a JSON
+ * answer.
  */
 import type { Tester } from './check.ts';
 import type { Exchange } from './http.ts';
 import { readNamedEvents } from './named-events.ts';
 
-const RULE = 'D27';
-const GRAMMAR = `${RULE}: the event grammar (AnthropicStreamEvent)`;
+const RULE = 'messages-stream';
+const GRAMMAR = `${RULE}: the event grammar`;
 
 interface StreamEvent {
   type?: unknown;
@@ -99,5 +101,22 @@ export function analyseMessageStream(t: Tester, ex: Exchange, eventPointer: stri
       if (message.stopReason !== 'max_tokens') wrong(`the partial_json pieces of tool_use ${JSON.stringify(block.name)} do not add up to JSON: ${JSON.stringify(block.json.slice(0, 120))}`);
     }
   }
+  checkStopReason(t, message.blocks, message.stopReason, message.stopSequence, ex);
   return message;
+}
+
+/**
+ * How a message stopped, where the description states it (`stop-reasons`): `tool_use` exactly when it ends
+ * in tool calls (unless `max_tokens` cut it), and `stop_sequence` naming the sequence, which is null for any
+ * other reason.
+ */
+export function checkStopReason(t: Tester, blocks: ReadonlyArray<{ type?: unknown }>, stopReason: unknown, stopSequence: unknown, ex: Exchange): void {
+  if (!t.ctx.protocol.rule('stop-reasons')) return;
+  const rule = 'stop-reasons';
+  const calls = blocks.some((b) => b.type === 'tool_use');
+  if (stopReason !== 'max_tokens') {
+    t.expect(calls === (stopReason === 'tool_use'), calls ? `the message ends in tool_use blocks but stops with ${JSON.stringify(stopReason)}, not "tool_use"` : 'the message stops with "tool_use" without a tool_use block', rule, ex);
+  }
+  if (stopReason === 'stop_sequence') t.expect(typeof stopSequence === 'string' && stopSequence.length > 0, `stop_reason "stop_sequence" names the sequence ${JSON.stringify(stopSequence)}`, rule, ex);
+  else t.expect(stopSequence === null || stopSequence === undefined, `stop_sequence is ${JSON.stringify(stopSequence)} with stop_reason ${JSON.stringify(stopReason)}`, rule, ex);
 }

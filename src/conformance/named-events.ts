@@ -3,7 +3,7 @@
  * content type, `event:` + `data:` framing, each event JSON, valid against the event schema and named by its
  * own `type`. The grammar of each protocol is checked by its own rules on the events returned.
  */
-import { contract, describeErrors } from '../contract/index.ts';
+import { describeErrors } from '../contract/index.ts';
 import type { Tester } from './check.ts';
 import type { Exchange } from './http.ts';
 import { schemaLocation } from './schema.ts';
@@ -17,7 +17,7 @@ export function readNamedEvents<T extends { type?: unknown }>(t: Tester, ex: Exc
   if (!t.expect(res.contentType?.startsWith(SSE) ?? false, `a streamed answer has content type ${res.contentType}, not ${SSE}`, rule, ex)) return undefined;
   const { events: raw, problems } = parseNamedEventStream(res.text);
   for (const p of problems) t.fail(p, `${rule}: framing`, ex);
-  const validate = contract.validatorAt(eventPointer);
+  const validate = t.ctx.contract.validatorAt(eventPointer);
   const events: T[] = [];
   let invalid = 0;
   for (const [i, { event, data }] of raw.entries()) {

@@ -4,7 +4,7 @@
  * is closed. Each case starts from a valid body, changes one thing, and is kept only if ajv (the contract's
  * own validator) agrees it is now invalid. The seed picks the wrong values, so a failure reproduces.
  */
-import { contract, type Operation, type SchemaObject } from '../contract/index.ts';
+import type { Contract, Operation, SchemaObject } from '../contract/index.ts';
 import { boundBreakers, wrongTypeValues } from './negative-values.ts';
 import { hashString, Rng } from '../lib/random.ts';
 import { isReferenceSchema, jsonType, resolve, typesOf } from './schema.ts';
@@ -20,6 +20,8 @@ export interface NegativeCase {
   rule: string;
   /** The case breaks a reference decision (a closed body, D18, or a schema marked reference). */
   reference: boolean;
+  /** The case breaks a closed body (an unknown property). */
+  closed?: boolean;
   /** The exact error message the contract fixes for this case (`x-required-messages`), when it does. */
   message?: string;
 }
@@ -31,8 +33,18 @@ interface Draft {
   title: string;
   rule: string;
   reference: boolean;
+  closed?: boolean;
   message?: string;
   apply: (body: Record<string, unknown>) => void;
+}
+
+/** What the walk reads the schemas with. */
+interface Walk {
+  contract: Contract;
+  /** The description has reference decisions (the gateway's): a closed body is one (D18). Elsewhere what it marks `x-conformance: reference` is not its rule at all. */
+  decisions: boolean;
+  rng: Rng;
+  out: Draft[];
 }
 
 /** A property name no schema of the contract uses. */
@@ -41,13 +53,15 @@ export const UNKNOWN_PROPERTY = 'conformance_unknown_property';
 /**
  * The invalid variants of a valid request, each confirmed invalid by ajv.
  * @example
- * negativeCases(getOperation('createImage'), { query: { model: 'image-gen' }, body: { prompt: 'a cat' } }, 1)
+ * negativeCases(contract, contract.getOperation('createImage'), { query: { model: 'image-gen' }, body: { prompt: 'a cat' } }, 1)
  *   .map((c) => c.slug); // ['required-prompt', 'type-prompt', 'bound-prompt-minLength', …, 'query-required-model']
  */
 export function negativeCases(
+  contract: Contract,
   op: Operation,
   base: { body?: unknown; query: Record<string, string> },
   seed: number,
+  decisions = contract.protocol?.decisions ?? true,
 ): NegativeCase[] {
   // Each operation's cases come from the run's seed and its own id, so they do not shift when another's change.
   const rng = new Rng(hashString(op.operationId, seed));
@@ -57,14 +71,15 @@ export function negativeCases(
   if (media && base.body && typeof base.body === 'object') {
     const pointer = contract.canonicalPointer(`${op.pointer}/requestBody/content/application~1json/schema`);
     const drafts: Draft[] = [];
-    walk(media.schema, base.body, [], pointer, false, rng, drafts);
-    for (const d of drafts) {
+    walk({ contract, decisions, rng, out: drafts }, media.schema, base.body, [], pointer, false);
+    // Where the description has no reference decisions, what it marks reference is the gateway's, not its rule.
+    for (const d of drafts.filter((draft) => decisions || !draft.reference)) {
       const body = structuredClone(base.body) as Record<string, unknown>;
       d.apply(body);
       const key = JSON.stringify(body);
       if (seen.has(key) || contract.validateRequestBody(op.operationId, body).ok) continue;
       seen.add(key);
-      cases.push({ slug: d.slug, title: d.title, body, query: { ...base.query }, rule: d.rule, reference: d.reference, ...(d.message ? { message: d.message } : {}) });
+      cases.push({ slug: d.slug, title: d.title, body, query: { ...base.query }, rule: d.rule, reference: d.reference, ...(d.closed ? { closed: true } : {}), ...(d.message ? { message: d.message } : {}) });
     }
   }
   for (const p of op.parameters.filter((p) => p.in === 'query')) {
@@ -75,7 +90,7 @@ export function negativeCases(
       delete query[p.name];
       variants.push([`query-required-${p.name}`, `without the required query parameter '${p.name}'`, query]);
     }
-    const schema = resolve(p.schema);
+    const schema = resolve(contract, p.schema);
     // An empty optional parameter (`?model=`) may fairly be read as an absent one.
     if (p.required && typeof schema.minLength === 'number' && schema.minLength > 0) {
       variants.push([`query-bound-${p.name}-minLength`, `query parameter '${p.name}' shorter than ${schema.minLength}`, { ...base.query, [p.name]: 'x'.repeat(schema.minLength - 1) }]);
@@ -91,9 +106,10 @@ export function negativeCases(
   return cases;
 }
 
-function walk(schemaIn: unknown, value: unknown, path: Path, pointer: string, reference: boolean, rng: Rng, out: Draft[]): void {
-  const schema = resolve(schemaIn);
-  const ref = reference || isReferenceSchema(schemaIn);
+function walk(w: Walk, schemaIn: unknown, value: unknown, path: Path, pointer: string, reference: boolean): void {
+  const { contract, rng, out } = w;
+  const schema = resolve(contract, schemaIn);
+  const ref = reference || isReferenceSchema(contract, schemaIn);
   const where = path.length === 0 ? 'the body' : `'${path.join('.')}'`;
   if (!value || typeof value !== 'object' || Array.isArray(value)) return;
   const obj = value as Record<string, unknown>;
@@ -111,11 +127,11 @@ function walk(schemaIn: unknown, value: unknown, path: Path, pointer: string, re
   }
   const props = (schema.properties ?? {}) as Record<string, unknown>;
   for (const [name, raw] of Object.entries(props)) {
-    const ps = resolve(raw);
+    const ps = resolve(contract, raw);
     const at = [...path, name];
     const slug = dotted(path, name);
     const propPointer = refTarget(raw) ?? `${pointer}/properties/${name}`;
-    const propRef = ref || isReferenceSchema(raw);
+    const propRef = ref || isReferenceSchema(contract, raw);
     const draft = (kind: string, title: string, keyword: string, bad: unknown) =>
       out.push({ slug: `${kind}-${slug}`, title, rule: `#${propPointer}${keyword ? `/${keyword}` : ''}`, reference: propRef, apply: (b) => setAt(b, at, bad) });
     const types = typesOf(ps);
@@ -142,18 +158,25 @@ function walk(schemaIn: unknown, value: unknown, path: Path, pointer: string, re
     }
     if (typeof ps.const === 'string') draft('const', `'${at.join('.')}' other than '${ps.const}'`, 'const', `${ps.const}-conformance`);
     const child = obj[name];
-    if (child && typeof child === 'object' && !Array.isArray(child)) walk(raw, child, at, propPointer, propRef, rng, out);
-    if (Array.isArray(child) && child[0] && typeof ps.items === 'object' && !hasAlternatives(ps.items)) {
-      walk(ps.items, child[0], [...at, 0], refTarget(ps.items) ?? `${propPointer}/items`, propRef, rng, out);
+    if (child && typeof child === 'object' && !Array.isArray(child)) walk(w, raw, child, at, propPointer, propRef);
+    if (Array.isArray(child) && child[0] && typeof ps.items === 'object' && !hasAlternatives(contract, ps.items)) {
+      walk(w, ps.items, child[0], [...at, 0], refTarget(ps.items) ?? `${propPointer}/items`, propRef);
     }
+  }
+  // A schema that extends another (`allOf: [{$ref: …}]`, as a vendor's request extends the shared one): the
+  // other's fields too, each at its own place.
+  for (const [index, member] of ((schema.allOf ?? []) as unknown[]).entries()) {
+    const m = resolve(contract, member);
+    if (m.properties || m.required) walk(w, member, value, path, refTarget(member) ?? `${pointer}/allOf/${index}`, ref);
   }
   if (schema.unevaluatedProperties === false || schema.additionalProperties === false) {
     out.push({
       slug: `unknown-property${path.length ? `-${path.join('.')}` : ''}`,
       title: `${where} with an unknown property '${UNKNOWN_PROPERTY}' (closed body)`,
       rule: `#${pointer}/${schema.unevaluatedProperties === false ? 'unevaluatedProperties' : 'additionalProperties'}`,
-      // D18: closed bodies are a reference decision.
-      reference: true,
+      // D18: the gateway's closed bodies are a reference decision; a vendor's closed body is its rule.
+      reference: w.decisions,
+      closed: true,
       apply: (b) => setAt(b, [...path, UNKNOWN_PROPERTY], true),
     });
   }
@@ -165,8 +188,8 @@ function refTarget(schema: unknown): string | undefined {
   return typeof ref === 'string' ? ref.replace(/^#/, '') : undefined;
 }
 
-function hasAlternatives(schema: unknown): boolean {
-  const s = resolve(schema);
+function hasAlternatives(contract: Contract, schema: unknown): boolean {
+  const s = resolve(contract, schema);
   return Array.isArray(s.oneOf) || Array.isArray(s.anyOf);
 }
 

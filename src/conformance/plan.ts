@@ -2,8 +2,10 @@
  * Every check of the suite, in the order they run: the cheap ones first (a run that stops at its first
  * failure stops sooner), those that make images later, and the quota last: it spends what the others leave.
  *
- * A check's id is `<operationId>/<family>/<slug>`, and the checks of a family live in `checks/<family>.ts`:
- * a failing id names the file that holds its check.
+ * A check's id is `<operationId>/<family>/<slug>` (after `<contract>:` for another contract than the
+ * gateway's), and the checks of a family live in `checks/<family>.ts`: a failing id names the file that holds
+ * its check. The same checks serve every description: each is planned from its operations and schemas, when
+ * the description states the rule it verifies.
  */
 import type { Check, RunContext } from './check.ts';
 import { authChecks } from './checks/auth.ts';
@@ -18,14 +20,14 @@ import { validationChecks } from './checks/validation.ts';
 
 export function planChecks(ctx: RunContext): Check[] {
   const checks = [
-    ...responseChecks(),
-    ...authChecks(),
-    ...streamingChecks(),
-    ...behaviourChecks(),
+    ...responseChecks(ctx),
+    ...authChecks(ctx),
+    ...streamingChecks(ctx),
+    ...behaviourChecks(ctx),
     ...tierChecks(ctx),
     ...validationChecks(ctx),
     ...errorChecks(ctx),
-    ...imageChecks(),
+    ...imageChecks(ctx),
     ...quotaChecks(ctx),
   ];
   const ids = new Set<string>();
@@ -36,10 +38,19 @@ export function planChecks(ctx: RunContext): Check[] {
   return checks;
 }
 
-/** Whether `--only` (or `--skip`) names a check: by operationId, family, id, or id prefix. */
+/**
+ * Whether `--only` (or `--skip`, `--waive`) names a check: by operationId, family, id, or id prefix, each
+ * with or without its contract (`openai:createChatCompletion`), or by contract alone (`openai:`).
+ */
 export function selected(check: Check, only: readonly string[]): boolean {
   if (only.length === 0) return true;
-  return only.some((o) => check.operationId === o || check.family === o || check.id === o || check.id.startsWith(`${o}/`));
+  const own = check.contract === 'gateway' ? check.id : check.id.slice(check.contract.length + 1);
+  const named = (o: string, id: string) => check.operationId === o || check.family === o || id === o || id.startsWith(`${o}/`);
+  return only.some((o) => {
+    if (o === `${check.contract}:`) return true;
+    if (o.startsWith(`${check.contract}:`)) return named(o.slice(check.contract.length + 1), own);
+    return !o.includes(':') && named(o, own);
+  });
 }
 
 /** Why a check does not run in this run, or undefined when it does. */

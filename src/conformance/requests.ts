@@ -2,7 +2,7 @@
  * The requests the checks send: a valid one to start from (the operation's first example, with the key
  * that fits), then changed in one place so that only that place can be wrong.
  */
-import { contract, dailyImageQuota, isPublic, tiers, type Operation } from '../contract/index.ts';
+import { dailyImageQuota, isPublic, tiers, type Operation } from '../contract/index.ts';
 import type { Tester } from './check.ts';
 import { buildRequest, firstExample, type BuildOptions, type RequestExample } from './examples.ts';
 import type { OutgoingRequest } from './http.ts';
@@ -26,16 +26,15 @@ export function validRequest(
   example?: RequestExample,
   options: { withKey?: boolean; keyOptional?: boolean; spend?: number } & BuildOptions = {},
 ): OutgoingRequest {
-  const ex = example ?? firstExample(op);
+  const ex = example ?? firstExample(t.ctx.contract, op);
   if (!ex) t.skip(`the contract has no request example for ${op.operationId}`);
   const { spend, withKey, keyOptional, ...build } = options;
   const needsKey = withKey || !isPublic(op);
   const chosen = spend !== undefined && t.ctx.profile.stateful ? keyWithImages(t, spend) : t.ctx.keys.best();
   if (needsKey && !chosen && !keyOptional) t.skip('no key given (--key tier=sk-…)');
-  const req = buildRequest(op, ex, {
-    catalogue: t.ctx.catalogue,
+  const req = buildRequest(t.ctx, op, ex, {
     // Without a key, fit models as the highest tier would: the request fails on its key alone.
-    tier: chosen?.tier ?? tiers[tiers.length - 1]!,
+    tier: chosen ? chosen.tier : tiers[tiers.length - 1]!,
     ...(needsKey && chosen ? { key: chosen.key } : {}),
     ...build,
   });
@@ -44,8 +43,8 @@ export function validRequest(
 
 /** The highest-tier key with at least `images` left today, by the suite's own booking. */
 function keyWithImages(t: Tester, images: number): TierKey {
-  if (t.ctx.keys.size === 0) t.skip('no key given (--key tier=sk-…)');
-  const left = t.ctx.keys.keys.map((k) => ({ ...k, left: t.ctx.ledger.left(k.key, dailyImageQuota(k.tier)) }));
+  if (t.ctx.keys.tiered().length === 0) t.skip('no key given with its tier (--key tier=sk-…)');
+  const left = t.ctx.keys.tiered().map((k) => ({ ...k, left: t.ctx.ledger.left(k.key, dailyImageQuota(k.tier)) }));
   const fit = [...left].reverse().find((k) => k.left >= images);
   if (!fit) t.skip(`quota left: ${left.map((k) => `${k.left} (${k.tier})`).join(', ')}, needs ${images}`);
   return fit!;
@@ -63,7 +62,7 @@ export function longRequest(t: Tester, op: Operation): OutgoingRequest {
   const base = validRequest(t, op);
   const body: Record<string, unknown> = { ...(base.json as Record<string, unknown>), temperature: 0 };
   for (const field of ['max_tokens', 'max_completion_tokens', 'max_output_tokens', 'stream', 'stream_options', 'tools', 'tool_choice', 'text']) delete body[field];
-  if (requiredFields(op).includes('max_tokens')) body.max_tokens = ROOMY_MAX_TOKENS;
+  if (requiredFields(t, op).includes('max_tokens')) body.max_tokens = ROOMY_MAX_TOKENS;
   if (Array.isArray(body.messages)) body.messages = [{ role: 'user', content: LONG_PROMPT }];
   else if (body.input !== undefined) body.input = LONG_PROMPT;
   else if (typeof body.prompt === 'string') body.prompt = LONG_PROMPT;
@@ -71,9 +70,12 @@ export function longRequest(t: Tester, op: Operation): OutgoingRequest {
 }
 
 /** The fields the operation's JSON request body requires. */
-function requiredFields(op: Operation): string[] {
+function requiredFields(t: Tester, op: Operation): string[] {
+  const contract = t.ctx.contract;
   const { pointer } = contract.requestBodyValidator(op.operationId);
-  return contract.deref<{ required?: string[] }>({ $ref: `#${pointer}` }).required ?? [];
+  const schema = contract.deref<{ required?: string[]; allOf?: unknown[] }>({ $ref: `#${pointer}` });
+  // A vendor's request extends the shared one (`allOf`): its members' required fields are required too.
+  return [...(schema.required ?? []), ...(schema.allOf ?? []).flatMap((m) => contract.resolveSchema(m).required as string[] ?? [])];
 }
 
 export function withBody(req: OutgoingRequest, patch: Record<string, unknown>): OutgoingRequest {

@@ -5,20 +5,31 @@ import type { ProfileName } from './profiles.ts';
 export interface Violation {
   /** What is wrong, in a sentence. */
   message: string;
-  /** The rule broken: a decision (`D14`), a place in the interface specification, or a schema path. */
+  /** The rule broken, in words: a decision (`D14`), a place in the interface specification, a vendor's rule, with the schema path where one applies. */
   rule: string;
+  /** The rule's id (`openai/error-object`): what `--waive` takes. */
+  ruleId?: string;
+  /** The vendor's page that states the rule. */
+  url?: string;
+  /** A deviation the implementation makes on purpose (`--waive`): reported, not counted as a failure. */
+  waived?: boolean;
   /** The exchange that showed it, when there is one. */
   exchange?: Exchange;
 }
 
-export type Outcome = 'passed' | 'failed' | 'skipped';
+/** `waived`: every violation the check found is one the run was told to expect (`--waive`). */
+export type Outcome = 'passed' | 'failed' | 'skipped' | 'waived';
 
 export interface CheckResult {
   id: string;
+  /** The description checked against. */
+  contract: string;
   /** The operation checked, or `general` for checks that belong to none (unknown route). */
   operationId: string;
   family: string;
   title: string;
+  /** Where the operation is described: the gateway's docs page, or the vendor's reference. */
+  docs?: string;
   outcome: Outcome;
   /** Why it was skipped. */
   reason?: string;
@@ -30,22 +41,32 @@ export interface CheckResult {
 
 export interface Report {
   baseUrl: string;
+  /** The descriptions checked against, in order. */
+  contracts: string[];
+  /** What `--waive` named. */
+  waivers: string[];
   profile: ProfileName;
   destructive: boolean;
   seed: number;
   startedAt: string;
   durationMs: number;
-  summary: { passed: number; failed: number; skipped: number; requests: number };
+  summary: { passed: number; failed: number; skipped: number; waived: number; requests: number };
   results: CheckResult[];
 }
 
-/** The results grouped by operation, in the order the operations first appear. */
+/** An operation as reports name it: `createMessage`, or `anthropic:createMessage` for another contract than the gateway's. */
+export function operationLabel(r: CheckResult): string {
+  return r.contract === 'gateway' ? r.operationId : `${r.contract}:${r.operationId}`;
+}
+
+/** The results grouped by operation (of each contract), in the order the operations first appear. */
 export function groupByOperation(results: readonly CheckResult[]): Map<string, CheckResult[]> {
   const groups = new Map<string, CheckResult[]>();
   for (const r of results) {
-    const list = groups.get(r.operationId) ?? [];
+    const label = operationLabel(r);
+    const list = groups.get(label) ?? [];
     list.push(r);
-    groups.set(r.operationId, list);
+    groups.set(label, list);
   }
   return groups;
 }

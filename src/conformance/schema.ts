@@ -2,21 +2,28 @@
  * Reading the contract's schemas: following `$ref`s (the contract's resolver), finding a property's schema, and telling whether
  * a schema belongs to a reference decision (`x-conformance: reference`).
  */
-import { contract, type SchemaObject } from '../contract/index.ts';
+import type { Contract, SchemaObject } from '../contract/index.ts';
 
 /** The schema with every top-level `$ref` followed (keywords beside the `$ref` are merged in). */
-export function resolve(schema: unknown): SchemaObject {
+export function resolve(contract: Contract, schema: unknown): SchemaObject {
   return contract.resolveSchema(schema);
 }
 
 /** The resolved schema of a property of an object schema, or undefined when it declares none. */
-export function propertySchema(schema: unknown, name: string): SchemaObject | undefined {
-  const props = resolve(schema).properties as Record<string, unknown> | undefined;
-  return props?.[name] === undefined ? undefined : resolve(props[name]);
+export function propertySchema(contract: Contract, schema: unknown, name: string): SchemaObject | undefined {
+  const resolved = resolve(contract, schema);
+  const props = resolved.properties as Record<string, unknown> | undefined;
+  if (props?.[name] !== undefined) return resolve(contract, props[name]);
+  // A schema that extends another (`allOf: [{$ref: …}]`, as a vendor's request extends the shared one).
+  for (const member of (resolved.allOf ?? []) as unknown[]) {
+    const found = propertySchema(contract, member, name);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** Whether the schema (or the one its `$ref` names) is marked as belonging to a reference decision. */
-export function isReferenceSchema(schema: unknown): boolean {
+export function isReferenceSchema(contract: Contract, schema: unknown): boolean {
   let node = (schema ?? {}) as SchemaObject;
   for (;;) {
     if (node['x-conformance'] === 'reference') return true;
@@ -50,7 +57,7 @@ export function jsonType(value: unknown): string {
 export function schemaLocation(schemaPointer: string, ajvSchemaPath: string): string {
   const hash = ajvSchemaPath.indexOf('#');
   const inner = hash >= 0 ? ajvSchemaPath.slice(hash + 1) : ajvSchemaPath;
-  // ajv gives paths inside a `$ref`'d schema from the spec root (`gateway#/components/...`).
-  if (ajvSchemaPath.startsWith('gateway#')) return `#${inner}`;
+  // ajv gives paths inside a `$ref`'d schema from the description's root (`gateway#/components/...`).
+  if (/^\w+#/.test(ajvSchemaPath)) return `#${inner}`;
   return `#${schemaPointer}${inner}`;
 }

@@ -3,9 +3,9 @@
  * headers, with the leniency of the profile: parts that belong to a reference decision are checked only
  * in the `full` profile.
  */
-import { contract, documentedResponse, escapePointer, describeErrors, type Operation } from '../contract/index.ts';
+import { documentedResponse, escapePointer, describeErrors, type Operation } from '../contract/index.ts';
+import { checksDecisions, exactStatuses, type RunContext } from './check.ts';
 import type { Exchange } from './http.ts';
-import type { Profile } from './profiles.ts';
 import type { Violation } from './results.ts';
 import { isReferenceSchema, schemaLocation } from './schema.ts';
 
@@ -20,15 +20,16 @@ export interface ShapeOptions {
 /**
  * The violations of the contract in one exchange, or an empty list.
  * @example
- * const problems = checkShape(getOperation('listModels'), exchange, profiles.core);
+ * const problems = checkShape(ctx, ctx.contract.getOperation('listModels'), exchange);
  */
-export function checkShape(op: Operation, ex: Exchange, profile: Profile, options: ShapeOptions = {}): Violation[] {
+export function checkShape(ctx: RunContext, op: Operation, ex: Exchange, options: ShapeOptions = {}): Violation[] {
+  const contract = ctx.contract;
   const res = ex.response;
   if (!res) return [{ message: `no answer: ${ex.error ?? 'unknown error'}`, rule: 'HTTP', exchange: ex }];
   const documented = documentedResponse(op, res.status);
   if (!documented) {
-    if (options.anyClientError && !profile.reference && res.status >= 400 && res.status < 500) {
-      return checkErrorBody(ex, profile);
+    if (options.anyClientError && !exactStatuses(ctx) && res.status >= 400 && res.status < 500) {
+      return checkErrorBody(ctx, ex);
     }
     const known = Object.keys(op.responses).join(', ');
     return [{ message: `status ${res.status} is not documented for ${op.operationId} (documented: ${known})`, rule: `${op.method.toUpperCase()} ${op.path} responses`, exchange: ex }];
@@ -52,7 +53,7 @@ export function checkShape(op: Operation, ex: Exchange, profile: Profile, option
       const body = isJson ? res.json : res.text;
       if (isJson && body === undefined) {
         violations.push({ message: 'body is not JSON', rule: `#${schemaPointer}`, exchange: ex });
-      } else if (!isReferenceSchema(schema) || profile.reference) {
+      } else if (!isReferenceSchema(contract, schema) || checksDecisions(ctx)) {
         const validate = contract.validatorAt(schemaPointer);
         if (!validate(body)) {
           const first = validate.errors?.[0];
@@ -66,7 +67,7 @@ export function checkShape(op: Operation, ex: Exchange, profile: Profile, option
     }
   }
   for (const [name, header] of Object.entries(contract.responseHeaders(documented.response))) {
-    if (!profile.reference && header['x-conformance'] === 'reference') continue;
+    if (!checksDecisions(ctx) && header['x-conformance'] === 'reference') continue;
     const value = res.headers[name];
     const rule = `#${contract.canonicalPointer(responsePointer)}/headers/${name}`;
     if (value === undefined) {
@@ -82,15 +83,19 @@ export function checkShape(op: Operation, ex: Exchange, profile: Profile, option
   return violations;
 }
 
-/** An error answer outside any operation (unknown route) or with an undocumented status: `{error}` as JSON. */
-export function checkErrorBody(ex: Exchange, _profile: Profile): Violation[] {
+/**
+ * An error answer outside any operation (unknown route) or with an undocumented status: the description's
+ * `Error` as JSON (a description without one fixes no such body).
+ */
+export function checkErrorBody(ctx: RunContext, ex: Exchange): Violation[] {
   const res = ex.response;
   if (!res) return [{ message: `no answer: ${ex.error ?? 'unknown error'}`, rule: 'HTTP', exchange: ex }];
   const mediaType = (res.contentType ?? '').split(';')[0]!.trim().toLowerCase();
   if (mediaType !== 'application/json') {
-    return [{ message: `content type '${res.contentType ?? '(none)'}' is not application/json`, rule: 'specification: Errors', exchange: ex }];
+    return [{ message: `content type '${res.contentType ?? '(none)'}' is not application/json`, rule: 'error-object', exchange: ex }];
   }
-  const validate = contract.schemaValidator('Error');
+  if (!ctx.contract.spec.components.schemas.Error) return [];
+  const validate = ctx.contract.schemaValidator('Error');
   if (!validate(res.json)) {
     const first = validate.errors?.[0];
     return [{

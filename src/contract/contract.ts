@@ -8,6 +8,7 @@ import { addDocument, compileInline, describeErrors, validatorAt } from './ajv.t
 import { withDiscriminators } from './discriminators.ts';
 import { readDocument, type HeaderObject, type OpenApiDocument, type ParameterObject, type ResponseObject } from './document.ts';
 import { documentedResponse, readOperations, responseHeaders, type Operation } from './operations.ts';
+import { readProtocol, ruleAt, type Protocol } from './protocol.ts';
 import { escapePointer, followRefs, isRef, resolveSchema, unescapePointer } from './refs.ts';
 
 export interface Verdict {
@@ -37,6 +38,8 @@ function verdict(validate: ValidateFunction, value: unknown): Verdict {
 export class Contract {
   readonly spec: OpenApiDocument;
   readonly operations: readonly Operation[];
+  /** What the description says of itself for the conformance suite (`x-protocol`); the admin API has none. */
+  readonly protocol: Protocol | undefined;
   readonly #byId: Map<string, Operation>;
   readonly #bodyValidators = new Map<string, { pointer: string; validate: ValidateFunction }>();
 
@@ -53,6 +56,7 @@ export class Contract {
   ) {
     this.spec = spec;
     this.operations = readOperations(this.spec);
+    this.protocol = readProtocol(this.spec);
     this.#byId = new Map(this.operations.map((op) => [op.operationId, op]));
     // Tagged unions are validated by their tag (see discriminators.ts): the same verdicts, far faster.
     addDocument(id, withDiscriminators(this.spec).document);
@@ -62,6 +66,11 @@ export class Contract {
     const op = this.#byId.get(operationId);
     if (!op) throw new Error(`No operation ${operationId} in ${this.id}`);
     return op;
+  }
+
+  /** The rule (`x-rule`) a place of this description states, or that of the nearest place above it. */
+  ruleAt(pointer: string): string | undefined {
+    return ruleAt(this.spec, pointer);
   }
 
   /** Follows a local `$ref` (`#/components/...`) to what it names; other values are returned as they are. */

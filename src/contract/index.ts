@@ -7,6 +7,8 @@
 export { contract } from './gateway.ts';
 export { gatewayDocument } from './gateway-document.ts';
 export { Contract, type Verdict } from './contract.ts';
+export { contractNames, isContractName, loadContract, type ContractName } from './contracts.ts';
+export { Protocol, type ProtocolRule, type RuleLevel } from './protocol.ts';
 export type { OpenApiDocument, OperationObject, ResponseObject, HeaderObject, ParameterObject, SchemaObject, MediaTypeObject, SecuritySchemeObject } from './document.ts';
 export { acceptsScheme, isPublic, documentedResponse, modelEndpoint, type Operation, type HttpMethod } from './operations.ts';
 export { compileInline, describeErrors, newAjv, withFormats } from './ajv.ts';

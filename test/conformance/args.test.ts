@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCli } from '../../src/conformance/args.ts';
 import { UsageError } from '../../src/conformance/run.ts';
+import { contextFor } from './helpers/context.ts';
 
 describe('parseCli', () => {
   it('reads every option', () => {
@@ -21,6 +22,23 @@ describe('parseCli', () => {
     });
   });
 
+  it('reads the options for other contracts: keys without a tier, models, headers, waivers', () => {
+    const options = parseCli([
+      '--base-url', 'http://x', '--contract', 'openai', '--contract=anthropic', '--key', 'sk-one', '--key', 'sk-two==',
+      '--model', 'm-all', '--model', 'anthropic=claude-x', '--header', 'x-portkey-provider: openai', '--header', 'X-Route:a:b',
+      '--waive', 'openai/error-object,openai:listModels/auth',
+    ]);
+    expect(options).toMatchObject({
+      contracts: ['openai', 'anthropic'],
+      keys: {},
+      apiKeys: ['sk-one', 'sk-two=='],
+      models: ['m-all'],
+      contractModels: { anthropic: ['claude-x'] },
+      headers: { 'x-portkey-provider': 'openai', 'x-route': 'a:b' },
+      waive: ['openai/error-object', 'openai:listModels/auth'],
+    });
+  });
+
   it('defaults to the core profile, seed 1, no keys', () => {
     expect(parseCli(['--base-url', 'http://x'])).toMatchObject({ profile: 'core', seed: 1, keys: {}, destructive: false, only: [], skip: [] });
   });
@@ -28,9 +46,11 @@ describe('parseCli', () => {
   it.each([
     [[], /--base-url is required/],
     [['--base-url', 'http://x', '--key', 'gold=sk-a'], /unknown tier 'gold'/],
-    [['--base-url', 'http://x', '--key', 'sk-a'], /not TIER=KEY/],
     [['--base-url', 'http://x', '--key', 'pro=a', '--key', 'pro=b'], /given twice/],
     [['--base-url', 'http://x', '--profile', 'strict'], /core, full or mock/],
+    [['--base-url', 'http://x', '--contract', 'gemini'], /--contract must be gateway, openai, anthropic/],
+    [['--base-url', 'http://x', '--model', 'gemini=m'], /unknown contract 'gemini'/],
+    [['--base-url', 'http://x', '--header', 'no colon'], /not 'Name: value'/],
     [['--base-url', 'http://x', '--seed', 'abc'], /whole number/],
     [['--base-url', 'http://x', '--colour'], /Unknown option/],
   ])('refuses %j', (argv, message) => {
@@ -44,13 +64,7 @@ describe('the checks', () => {
     const { readdirSync } = await import('node:fs');
     const files = readdirSync(new URL('../../src/conformance/checks/', import.meta.url)).map((f) => f.replace(/\.ts$/, '')).sort();
     const { planChecks } = await import('../../src/conformance/plan.ts');
-    const { Catalogue } = await import('../../src/conformance/catalogue.ts');
-    const { KeyRing } = await import('../../src/conformance/keys.ts');
-    const { profiles } = await import('../../src/conformance/profiles.ts');
-    const { ImageLedger } = await import('../../src/conformance/check.ts');
-    const { models } = await import('../../src/server/domain/catalogue.ts');
-    const ctx = { baseUrl: 'http://127.0.0.1:1', profile: profiles.full, keys: new KeyRing({ starter: 'sk-a', pro: 'sk-b' }), seed: 1, catalogue: Catalogue.fromListing({ models }), ledger: new ImageLedger(), timeoutMs: 1 };
-    const checks = planChecks(ctx);
+    const checks = planChecks(contextFor('gateway'));
     expect([...new Set(checks.map((c) => c.family))].sort()).toEqual(files);
     for (const c of checks) expect(c.id.split('/')[1], c.id).toBe(c.family);
   });

@@ -45,19 +45,24 @@ describe('gateway-conformance, honest about what it checked', () => {
   it('prints --version and --list without a server', async () => {
     const out = capture();
     expect(await main(['--version'], out.stream, capture().stream)).toBe(0);
-    expect(out.text()).toMatch(/^gateway-conformance \d+\.\d+\.\d+, contract "AI Model Gateway API" \d/);
+    expect(out.text()).toMatch(/^gateway-conformance \d+\.\d+\.\d+; contracts: gateway "AI Model Gateway API" \d[^;]*; openai "OpenAI protocol[^"]*" \d[^;]*; anthropic "Anthropic protocol[^"]*" \d/);
     const list = capture();
     expect(await main(['--list'], list.stream, capture().stream)).toBe(0);
     expect(list.text()).toMatch(/^listModels\/auth\/no-key\s+core,full,mock\s+no key/m);
     expect(list.text()).toMatch(/^createImage\/quota\/starter\s+core,full\s+a starter key gets exactly/m);
     expect(list.text()).toMatch(/\n\d+ checks \(as with a key of every tier/);
+    const vendors = capture();
+    expect(await main(['--list', '--contract', 'openai,anthropic'], vendors.stream, capture().stream)).toBe(0);
+    expect(vendors.text()).toMatch(/^openai:createChatCompletion\/streaming\/tool-calls\s+core,full\s/m);
+    expect(vendors.text()).toMatch(/^anthropic:createMessage\/auth\/anthropic-version\s+core,full,mock\s/m);
+    expect(vendors.text()).not.toMatch(/^(gateway|createImage)/m);
   });
 
   it('exits 2 with what to pass when --base-url ends in /v1', async () => {
     const err = capture();
     expect(await main(['--base-url', `${server.baseUrl}/v1`], capture().stream, err.stream)).toBe(2);
     expect(err.text()).toContain(`ends in /v1, but the suite adds /v1/… to it itself`);
-    expect(err.text()).toContain(`Pass the gateway's root: --base-url ${server.baseUrl}`);
+    expect(err.text()).toContain(`Pass the server's root: --base-url ${server.baseUrl}`);
   });
 
   it('exits 2 with one paragraph when what answers is not the gateway', async () => {

@@ -28,12 +28,16 @@ describe('the ai-gateway-conformance package', () => {
 
       const bin = join(project, 'node_modules', '.bin', 'gateway-conformance');
       const version = await run(bin, ['--version'], { cwd: project });
-      expect(version.stdout).toMatch(/^gateway-conformance \d+\.\d+\.\d+, contract "AI Model Gateway API"/);
+      expect(version.stdout).toMatch(/^gateway-conformance \d+\.\d+\.\d+; contracts: gateway "AI Model Gateway API" [^;]+; openai "OpenAI protocol[^"]*" [^;]+; anthropic /);
       const verdict = await run(bin, ['--base-url', server.baseUrl, '--key', 'starter=sk-demo-starter', '--key', 'ultimate=sk-demo-ultimate', '--quiet', '--junit', 'reports/conformance.xml', '--html', 'reports/conformance.html'], { cwd: project });
       expect(verdict.code, verdict.stdout.slice(-2000)).toBe(0);
       expect(verdict.stdout).toMatch(/✓ \d+ passed, 0 failed/);
-      expect(await readFile(join(project, 'reports/conformance.xml'), 'utf8')).toMatch(/<testsuites name="gateway-conformance \(core\)/);
+      expect(await readFile(join(project, 'reports/conformance.xml'), 'utf8')).toMatch(/<testsuites name="gateway-conformance gateway \(core\)/);
       expect(await readFile(join(project, 'reports/conformance.html'), 'utf8')).toMatch(/✓ conforms — \d+ passed, 0 failed/);
+      // The vendor protocols' descriptions travel with it.
+      const anthropic = await run(bin, ['--base-url', server.baseUrl, '--contract', 'anthropic', '--key', 'sk-demo-ultimate', '--quiet'], { cwd: project });
+      expect(anthropic.code, anthropic.stdout.slice(-2000)).toBe(0);
+      expect(anthropic.stdout).toMatch(/to anthropic[\s\S]*✓ \d+ passed, 0 failed/);
     } finally {
       await rm(project, { recursive: true, force: true });
     }

@@ -8,16 +8,18 @@ import type { Report } from '../../src/conformance/results.ts';
 
 const report: Report = {
   baseUrl: 'http://127.0.0.1:8080',
+  contracts: ['gateway'],
+  waivers: [],
   profile: 'full',
   destructive: false,
   seed: 1,
   startedAt: '2026-01-01T00:00:00.000Z',
   durationMs: 1234,
-  summary: { passed: 1, failed: 1, skipped: 1, requests: 2 },
+  summary: { passed: 1, failed: 1, skipped: 1, waived: 0, requests: 2 },
   results: [
-    { id: 'listModels/auth/no-key', operationId: 'listModels', family: 'auth', title: 'no key → success', outcome: 'passed', violations: [], requests: 1, durationMs: 3 },
+    { id: 'listModels/auth/no-key', contract: 'gateway', operationId: 'listModels', family: 'auth', title: 'no key → success', outcome: 'passed', violations: [], requests: 1, durationMs: 3 },
     {
-      id: 'createChatCompletion/auth/no-key', operationId: 'createChatCompletion', family: 'auth', title: 'no key → 401 <Invalid API Key.>',
+      id: 'createChatCompletion/auth/no-key', contract: 'gateway', operationId: 'createChatCompletion', family: 'auth', title: 'no key → 401 <Invalid API Key.>',
       outcome: 'failed', requests: 1, durationMs: 5,
       violations: [{
         message: 'without a key: expected status 401, got 200',
@@ -29,7 +31,7 @@ const report: Report = {
         },
       }],
     },
-    { id: 'createImage/quota/starter', operationId: 'createImage', family: 'quota', title: 'quota', outcome: 'skipped', reason: 'run with --destructive', violations: [], requests: 0, durationMs: 0 },
+    { id: 'createImage/quota/starter', contract: 'gateway', operationId: 'createImage', family: 'quota', title: 'quota', outcome: 'skipped', reason: 'run with --destructive', violations: [], requests: 0, durationMs: 0 },
   ],
 };
 
@@ -67,7 +69,7 @@ describe('JUnit report', () => {
   const xml = toJunit(report);
 
   it('has one suite per operation and one case per check', () => {
-    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="gateway-conformance \(full\) http:\/\/127.0.0.1:8080" tests="3" failures="1" skipped="1"/);
+    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="gateway-conformance gateway \(full\) http:\/\/127.0.0.1:8080" tests="3" failures="1" skipped="1"/);
     expect(xml.match(/<testsuite /g)).toHaveLength(3);
     expect(xml).toContain('<testcase classname="conformance.createChatCompletion" name="createChatCompletion/auth/no-key: no key → 401 &lt;Invalid API Key.&gt;"');
     expect(xml).toContain('<failure message="without a key: expected status 401, got 200" type="specification: Authentication">');

@@ -3,28 +3,23 @@
  * the default `size` and `n`, and (full profile) an inpainting mask that leaves the pixels outside it
  * unchanged. The source is already at the target size, so no scaling blurs the comparison.
  */
-import type { Operation } from '../../contract/index.ts';
-import { checkedOperations, isImageOperation } from '../scope.ts';
-import type { Check } from '../check.ts';
+import { imageOperations } from '../scope.ts';
+import { stated, type Check, type RunContext } from '../check.ts';
 import { changedPixels, decodeImage, gradientPng, squareMaskPng } from '../png.ts';
 import { propertySchema } from '../schema.ts';
 import { checkImages } from '../image-results.ts';
-import { expectSuccess, SPEC } from '../expectations.ts';
+import { expectSuccess } from '../expectations.ts';
 import { validRequest, withBody } from '../requests.ts';
 
-/** Operations whose success is an image result. */
-export function imageOperations(): Operation[] {
-  return checkedOperations.filter(isImageOperation);
-}
-
-export function imageChecks(): Check[] {
-  return imageOperations().flatMap((op) => {
+export function imageChecks(ctx: RunContext): Check[] {
+  return imageOperations(ctx.contract).flatMap((op) => {
     const body = op.raw.requestBody?.content['application/json']?.schema;
+    const propertySchemaOf = (name: string) => (body ? propertySchema(ctx.contract, body, name) : undefined);
     const checks: Check[] = [];
-    const rule = op.path.endsWith('/edit') ? SPEC.edit : SPEC.images;
+    const rule = 'images';
     const id = (slug: string) => `${op.operationId}/images/${slug}`;
-    if (body && propertySchema(body, 'n')) {
-      checks.push({
+    if (propertySchemaOf('n')) {
+      checks.push(...stated(ctx, rule, {
         id: id('n'), operationId: op.operationId, family: 'images', stateful: true,
         title: 'n=3 → three images of the size asked for',
         async run(t) {
@@ -32,12 +27,12 @@ export function imageChecks(): Check[] {
           const ex = await t.send(req);
           if (expectSuccess(t, op, ex, rule, 'n=3')) await checkImages(t, op, req.json as Record<string, unknown>, ex);
         },
-      });
+      }));
     }
-    if (body && (propertySchema(body, 'n') || propertySchema(body, 'size'))) {
-      checks.push({
+    if (propertySchemaOf('n') || propertySchemaOf('size')) {
+      checks.push(...stated(ctx, rule, {
         id: id('defaults'), operationId: op.operationId, family: 'images', stateful: true,
-        title: `no size and no n → one image of the default size ${String(propertySchema(body, 'size')?.default ?? '')}`.trim(),
+        title: `no size and no n → one image of the default size ${String(propertySchemaOf('size')?.default ?? '')}`.trim(),
         async run(t) {
           const req = validRequest(t, op, undefined, { spend: 1 });
           const json = { ...(req.json as Record<string, unknown>) };
@@ -46,10 +41,10 @@ export function imageChecks(): Check[] {
           const ex = await t.send({ ...req, json });
           if (expectSuccess(t, op, ex, rule, 'defaults')) await checkImages(t, op, json, ex);
         },
-      });
+      }));
     }
-    if (body && propertySchema(body, 'mask')) {
-      checks.push({
+    if (propertySchemaOf('mask')) {
+      checks.push(...stated(ctx, rule, {
         id: id('mask'), operationId: op.operationId, family: 'images', stateful: true, reference: true,
         title: 'inpainting: pixels outside the mask stay unchanged',
         async run(t) {
@@ -69,7 +64,7 @@ export function imageChecks(): Check[] {
           t.expect(outside === 0, `${outside} pixels outside the mask changed`, `${rule}: white pixels mark the areas to modify`, ex);
           t.expect(changedPixels(original, result, inside) > 0, 'no pixel under the mask changed', `${rule}: white pixels mark the areas to modify`, ex);
         },
-      });
+      }));
     }
     return checks;
   });

@@ -9,7 +9,7 @@ export interface ConsoleStyle {
 
 const paint = (on: boolean, code: number) => (s: string) => (on ? `\x1b[${code}m${s}\x1b[0m` : s);
 
-const MARK = { passed: '✓', failed: '✗', skipped: '-' } as const;
+const MARK = { passed: '✓', failed: '✗', skipped: '-', waived: '~' } as const;
 
 /**
  * The whole report as text.
@@ -22,8 +22,8 @@ export function formatReport(report: Report, style: ConsoleStyle = { color: fals
   const dim = paint(style.color, 2);
   const bold = paint(style.color, 1);
   const out: string[] = [
-    bold(`Conformance of ${report.baseUrl}`) +
-      dim(` — profile ${report.profile}${report.destructive ? ', destructive' : ''}, seed ${report.seed}`),
+    bold(`Conformance of ${report.baseUrl} to ${report.contracts.join(' and ')}`) +
+      dim(` — profile ${report.profile}${report.destructive ? ', destructive' : ''}, seed ${report.seed}${report.waivers.length ? `, waived: ${report.waivers.join(', ')}` : ''}`),
     '',
   ];
   for (const [operationId, results] of groupByOperation(report.results)) {
@@ -32,10 +32,10 @@ export function formatReport(report: Report, style: ConsoleStyle = { color: fals
     for (const r of results) out.push(...formatResult(r, { red, green, dim }));
     out.push('');
   }
-  const { passed, failed, skipped, requests } = report.summary;
+  const { passed, failed, skipped, waived, requests } = report.summary;
   const skips = skipSummary(report.results);
   if (skips.length > 0) out.push(bold('Skipped'), ...skips, '');
-  const line = `${passed} passed, ${failed} failed, ${skipped} skipped — ${plural(requests, 'request')} in ${(report.durationMs / 1000).toFixed(1)} s`;
+  const line = `${passed} passed, ${failed} failed, ${skipped} skipped${waived ? `, ${waived} waived` : ''} — ${plural(requests, 'request')} in ${(report.durationMs / 1000).toFixed(1)} s`;
   out.push(failed > 0 ? red(`✗ ${line}`) : green(`✓ ${line}`));
   return `${out.join('\n')}\n`;
 }
@@ -46,7 +46,8 @@ function plural(n: number, word: string): string {
 
 /** What to pass to run the checks a reason skipped, when something can be passed. */
 function hint(reason: string): string | undefined {
-  if (/no key given|needs two keys/.test(reason)) return 'pass --key TIER=KEY, one per tier (starter, economy, pro, ultimate)';
+  if (/with its tier/.test(reason)) return 'pass --key TIER=KEY, one per tier (starter, economy, pro, ultimate)';
+  if (/no key given|needs two keys/.test(reason)) return 'pass --key KEY (twice for the checks between two keys), or --key TIER=KEY for the gateway';
   if (/--destructive/.test(reason)) return 'pass --destructive, with keys whose quota is fresh today';
   if (/full profile/.test(reason)) return 'pass --profile full';
   return undefined;
@@ -66,16 +67,20 @@ function skipSummary(results: readonly CheckResult[]): string[] {
 export function formatList(checks: readonly ListedCheck[]): string {
   const width = Math.max(...checks.map((c) => c.id.length));
   const lines = checks.map((c) => `${c.id.padEnd(width)}  ${c.profiles.join(',').padEnd(14)}  ${c.title}`);
-  return `${lines.join('\n')}\n\n${plural(checks.length, 'check')} (as with a key of every tier; a run makes those its keys and the server's listing allow)\n`;
+  return `${lines.join('\n')}\n\n${plural(checks.length, 'check')} (as with a key of every tier, or two keys for a vendor protocol; a run makes those its keys and the server's listing allow)\n`;
 }
 
 function formatResult(r: CheckResult, c: Record<'red' | 'green' | 'dim', (s: string) => string>): string[] {
   const id = c.dim(`[${r.id}]`);
   if (r.outcome === 'passed') return [`  ${c.green(MARK.passed)} ${r.title} ${id}`];
   if (r.outcome === 'skipped') return [c.dim(`  ${MARK.skipped} ${r.title} [${r.id}] (skipped: ${r.reason})`)];
+  if (r.outcome === 'waived') {
+    const rules = [...new Set(r.violations.map((v) => v.ruleId ?? r.id))];
+    return [c.dim(`  ${MARK.waived} ${r.title} [${r.id}] (waived: ${rules.join(', ')})`)];
+  }
   const lines = [`  ${c.red(MARK.failed)} ${r.title} ${id}`];
-  for (const v of r.violations) {
-    lines.push(`      ${c.red(v.message)}`, c.dim(`      rule: ${v.rule}`));
+  for (const v of r.violations.filter((violation) => !violation.waived)) {
+    lines.push(`      ${c.red(v.message)}`, c.dim(`      rule: ${v.ruleId ? `${v.ruleId} — ` : ''}${v.rule}${v.url ? ` (${v.url})` : ''}`));
     if (v.exchange) lines.push(...formatExchange(v.exchange, 600).map((l) => c.dim(`        ${l}`)));
   }
   return lines;

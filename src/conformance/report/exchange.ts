@@ -3,15 +3,17 @@
  * bodies cut to a readable length.
  */
 import type { Exchange } from '../http.ts';
-import { apiKeyHeader } from '../keys.ts';
 
 /** Response headers every HTTP server sends that say nothing about the contract. */
 const NOISE = /^(date|connection|keep-alive|transfer-encoding|vary|access-control-.*|sl-violations|etag|server)$/;
 
+/** Headers that carry a secret whatever the description calls them: `x-api-key`, `api-key`, `x-auth-token`… */
+const SECRET = /(^|-)(api-?key|key|token|secret)$/i;
+
 /** `sk-demo-starter` → `sk-demo…`; Bearer and Basic credentials alike. */
 export function maskSecret(name: string, value: string): string {
   const lower = name.toLowerCase();
-  if (lower === apiKeyHeader) return mask(value);
+  if (SECRET.test(lower)) return mask(value);
   if (lower === 'authorization') return value.replace(/^(\S+\s+)(.*)$/, (_, scheme: string, secret: string) => scheme + mask(secret));
   return value;
 }

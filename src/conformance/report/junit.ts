@@ -12,12 +12,16 @@ export function toJunit(report: Report): string {
     const cases = results.map((r) => {
       const open = `    <testcase classname="${esc(`conformance.${operationId}`)}" name="${esc(`${r.id}: ${r.title}`)}" time="${(r.durationMs / 1000).toFixed(3)}"`;
       if (r.outcome === 'passed') return `${open}/>`;
+      // A waived deviation passes, with what was waived in its output.
+      if (r.outcome === 'waived') return `${open}>\n      <system-out>${esc(r.violations.map((v) => `waived (${v.ruleId ?? r.id}): ${v.message}`).join('\n'))}</system-out>\n    </testcase>`;
       if (r.outcome === 'skipped') return `${open}>\n      <skipped message="${esc(r.reason ?? '')}"/>\n    </testcase>`;
       const text = r.violations
-        .map((v) => [v.message, `rule: ${v.rule}`, ...(v.exchange ? formatExchange(v.exchange, 2000) : [])].join('\n'))
+        .filter((v) => !v.waived)
+        .map((v) => [v.message, `rule: ${v.ruleId ? `${v.ruleId} — ` : ''}${v.rule}${v.url ? ` (${v.url})` : ''}`, ...(v.exchange ? formatExchange(v.exchange, 2000) : [])].join('\n'))
         .join('\n\n');
-      const message = r.violations.map((v) => v.message).join('; ');
-      return `${open}>\n      <failure message="${esc(message)}" type="${esc(r.violations[0]?.rule ?? 'violation')}">${esc(text)}</failure>\n    </testcase>`;
+      const broken = r.violations.filter((v) => !v.waived);
+      const message = broken.map((v) => v.message).join('; ');
+      return `${open}>\n      <failure message="${esc(message)}" type="${esc(broken[0]?.ruleId ?? broken[0]?.rule ?? 'violation')}">${esc(text)}</failure>\n    </testcase>`;
     });
     const count = (o: string) => results.filter((r) => r.outcome === o).length;
     const time = results.reduce((s, r) => s + r.durationMs, 0) / 1000;
@@ -25,10 +29,10 @@ export function toJunit(report: Report): string {
       `  <testsuite name="${esc(operationId)}" tests="${results.length}" failures="${count('failed')}" skipped="${count('skipped')}" errors="0" time="${time.toFixed(3)}">\n${cases.join('\n')}\n  </testsuite>`,
     );
   }
-  const { passed, failed, skipped } = report.summary;
+  const { passed, failed, skipped, waived } = report.summary;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="gateway-conformance (${esc(report.profile)}) ${esc(report.baseUrl)}" tests="${passed + failed + skipped}" failures="${failed}" skipped="${skipped}" errors="0" time="${(report.durationMs / 1000).toFixed(3)}">`,
+    `<testsuites name="gateway-conformance ${esc(report.contracts.join('+'))} (${esc(report.profile)}) ${esc(report.baseUrl)}" tests="${passed + failed + skipped + waived}" failures="${failed}" skipped="${skipped}" errors="0" time="${(report.durationMs / 1000).toFixed(3)}">`,
     ...suites,
     '</testsuites>',
     '',

@@ -43,6 +43,11 @@ export const anthropicErrors: ErrorFormat = (status, message) => ({ type: 'error
 /** The schema the contract names for Anthropic's error body. */
 const ANTHROPIC_ERROR_SCHEMA = '#/components/schemas/AnthropicError';
 
+/** The named schema an answer's schema is, or extends (`allOf: [{$ref}]`, with the fixed `error.type` of its status). */
+function namedSchema(schema: { $ref?: string; allOf?: Array<{ $ref?: string }> } | undefined): string | undefined {
+  return schema?.$ref ?? schema?.allOf?.find((member) => member.$ref)?.$ref;
+}
+
 /**
  * The error shape an operation's description declares: Anthropic's when its 4xx answers are documented with
  * the `AnthropicError` schema, the gateway's otherwise.
@@ -53,7 +58,7 @@ const ANTHROPIC_ERROR_SCHEMA = '#/components/schemas/AnthropicError';
 export function errorFormatOf(op: Operation): ErrorFormat {
   const declared = Object.entries(op.responses)
     .filter(([status]) => status.startsWith('4'))
-    .map(([, response]) => (response.content?.['application/json']?.schema as { $ref?: string } | undefined)?.$ref);
+    .map(([, response]) => namedSchema(response.content?.['application/json']?.schema as Parameters<typeof namedSchema>[0]));
   return declared.length > 0 && declared.every((ref) => ref === ANTHROPIC_ERROR_SCHEMA) ? anthropicErrors : gatewayErrors;
 }
 
