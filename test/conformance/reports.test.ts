@@ -112,3 +112,43 @@ describe('HTML report', () => {
     expect(html).toContain('— run with --destructive');
   });
 });
+
+describe('a run against a vendor protocol, with a waiver', () => {
+  const exchange = report.results[1]!.violations[0]!.exchange!;
+  const vendor: Report = {
+    ...report,
+    contracts: ['openai'],
+    waivers: ['openai/error-object'],
+    summary: { passed: 0, failed: 1, skipped: 0, waived: 1, requests: 2 },
+    results: [
+      {
+        id: 'openai:createChatCompletion/auth/no-key', contract: 'openai', operationId: 'createChatCompletion', family: 'auth', title: 'no key → 401',
+        docs: 'https://platform.openai.com/docs/api-reference/chat/create', outcome: 'waived', requests: 1, durationMs: 1,
+        violations: [{ message: "body: /error must be object", rule: 'Errors are {"error": {…}}', ruleId: 'openai/error-object', url: 'https://platform.openai.com/docs/guides/error-codes', waived: true, exchange }],
+      },
+      {
+        id: 'openai:createChatCompletion/behaviour/temperature-bounds', contract: 'openai', operationId: 'createChatCompletion', family: 'behaviour', title: 'temperature bounds',
+        docs: 'https://platform.openai.com/docs/api-reference/chat/create', outcome: 'failed', requests: 1, durationMs: 1,
+        violations: [{ message: 'temperature 2.1: expected status 400, got 200', rule: '`temperature` lies between 0 and 2', ruleId: 'openai/sampling-bounds', url: 'https://platform.openai.com/docs/api-reference/chat/create', exchange }],
+      },
+    ],
+  };
+
+  it('names the contract, the rule id and the vendor page of a failure, and a waived deviation apart', () => {
+    const text = formatReport(vendor);
+    expect(text).toMatch(/^Conformance of http:\/\/127.0.0.1:8080 to openai — profile full, seed 1, waived: openai\/error-object/);
+    expect(text).toMatch(/openai:createChatCompletion \(2 checks, 1 failed\)/);
+    expect(text).toContain('~ no key → 401 [openai:createChatCompletion/auth/no-key] (waived: openai/error-object)');
+    expect(text).toContain('rule: openai/sampling-bounds — `temperature` lies between 0 and 2 (https://platform.openai.com/docs/api-reference/chat/create)');
+    expect(text).toContain('0 passed, 1 failed, 0 skipped, 1 waived');
+    const xml = toJunit(vendor);
+    expect(xml).toContain('<failure message="temperature 2.1: expected status 400, got 200" type="openai/sampling-bounds">');
+    expect(xml).toMatch(/<system-out>waived \(openai\/error-object\): body: \/error must be object<\/system-out>/);
+    expect(xml).toMatch(/tests="2" failures="1" skipped="0"/);
+    const html = toHtml(vendor);
+    expect(html).toContain('<h2>Waived deviations</h2>');
+    expect(html).toContain('href="https://platform.openai.com/docs/api-reference/chat/create">openai:createChatCompletion in the docs</a>');
+    expect(html).toContain('<code>openai/sampling-bounds</code> — ');
+    expect(JSON.parse(toJson(vendor)).results[0].violations[0]).toMatchObject({ ruleId: 'openai/error-object', waived: true });
+  });
+});

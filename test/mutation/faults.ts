@@ -18,6 +18,11 @@ export interface FaultDefinition {
   breaks: string;
   proxy?: Fault;
   server?: ServerFault;
+  /**
+   * The vendor protocol whose rule it breaks: the suite must also catch it against that protocol's
+   * description in the core profile (a rule a vendor states is core).
+   */
+  protocol?: 'openai' | 'anthropic';
 }
 
 /** A key the server accepts, for the faults that let a request in that should be refused. */
@@ -54,6 +59,32 @@ function editAnswer(response: ProxiedResponse, edit: (body: Record<string, unkno
   const changed = edit(body) ?? body;
   response.body = Buffer.from(JSON.stringify(changed));
   delete response.headers['content-length'];
+}
+
+/** A stream rewrite of one JSON event at a time: `edit` changes the parsed data (its index among the events given). */
+function eachData(edit: (data: Record<string, unknown>, index: number) => void): Fault['stream'] {
+  return eachEvent((event, i) => {
+    const data = messageEventOf(event) as Record<string, unknown> | undefined;
+    if (!data) return [event.frame];
+    const before = JSON.stringify(data);
+    edit(data, i);
+    const after = JSON.stringify(data);
+    return [after === before ? event.frame : event.frame.replace(/^data: .*$/m, `data: ${after}`)];
+  });
+}
+
+/** The same answer for JSON and for streams: `edit` a usage object wherever one is (answer, chunk, final response). */
+function editUsage(edit: (usage: Record<string, number>) => void): Pick<Fault, 'response' | 'stream'> {
+  const visit = (node: unknown) => {
+    const usage = (node as { usage?: unknown } | undefined)?.usage;
+    if (usage && typeof usage === 'object') edit(usage as Record<string, number>);
+    const response = (node as { response?: unknown } | undefined)?.response;
+    if (response && typeof response === 'object') visit(response);
+  };
+  return {
+    response: (response) => response.status === 200 && editAnswer(response, (body) => void visit(body)),
+    stream: eachData((data) => visit(data)),
+  };
 }
 
 /** Changes only answers with this status. */
@@ -542,6 +573,203 @@ export const faults: Record<string, FaultDefinition> = {
   'forbidden-message-vague': {
     breaks: 'the 403 message names the tier needed (D3)',
     proxy: { response: onStatus(403, withMessage('Forbidden.')) },
+  },
+  // The protocol rules of OpenAI's and Anthropic's descriptions (issue 27): each caught in the core profile
+  // against the vendor's description, and in the gateway's (whose D17, D27, D29 adopt them).
+  'usage-total-off': {
+    breaks: 'usage.total_tokens is input plus output (OpenAI)',
+    protocol: 'openai',
+    proxy: editUsage((usage) => {
+      if (typeof usage.total_tokens === 'number') usage.total_tokens += 1;
+    }),
+  },
+  'chat-tool-call-unopened': {
+    breaks: 'a streamed tool call opens with its index, id and name (OpenAI)',
+    protocol: 'openai',
+    proxy: {
+      stream: eachData((data) => {
+        const calls = (data as { choices?: Array<{ delta?: { tool_calls?: Array<Record<string, unknown>> } }> }).choices?.[0]?.delta?.tool_calls;
+        for (const call of calls ?? []) {
+          delete call.id;
+          if (call.function) delete (call.function as Record<string, unknown>).name;
+        }
+      }),
+    },
+  },
+  'responses-item-id-mismatch': {
+    breaks: "a Responses stream's deltas name their item by item_id (OpenAI)",
+    protocol: 'openai',
+    proxy: {
+      stream: eachData((data) => {
+        if (data.type === 'response.output_text.delta' && typeof data.item_id === 'string') data.item_id = `${data.item_id}x`;
+      }),
+    },
+  },
+  'responses-content-index-off': {
+    breaks: "a Responses stream's parts are added at the next content_index (OpenAI)",
+    protocol: 'openai',
+    proxy: {
+      stream: eachData((data) => {
+        if (typeof data.content_index === 'number') data.content_index += 1;
+      }),
+    },
+  },
+  'responses-created-completed': {
+    breaks: 'each lifecycle event carries a response of its status (OpenAI)',
+    protocol: 'openai',
+    proxy: {
+      stream: eachData((data) => {
+        if (data.type === 'response.created') (data.response as Record<string, unknown>).status = 'completed';
+      }),
+    },
+  },
+  'responses-previous-ignored': {
+    breaks: 'previous_response_id continues a stored response (OpenAI)',
+    protocol: 'openai',
+    proxy: {
+      request: ({ request }) => {
+        if (pathOf(request) === RESPONSES) editBody(request, (body) => void delete body.previous_response_id);
+      },
+    },
+  },
+  'responses-previous-unknown-accepted': {
+    breaks: 'previous_response_id of a response that is not stored is refused (OpenAI)',
+    protocol: 'openai',
+    proxy: {
+      // A server that continues nothing when it does not find the response named: asked again without it.
+      request: async ({ request, target }) => {
+        if (pathOf(request) !== RESPONSES || request.method !== 'POST') return;
+        const body = JSON.parse(request.body.toString('utf8') || '{}') as Record<string, unknown>;
+        if (typeof body.previous_response_id !== 'string' || body.stream === true) return;
+        const ask = (sent: Record<string, unknown>) => fetch(`${target}${request.url}`, { method: 'POST', headers: request.headers, body: JSON.stringify(sent) });
+        let res = await ask(body);
+        if (res.status >= 400 && res.status < 500) {
+          delete body.previous_response_id;
+          res = await ask(body);
+        }
+        return json(res.status, await res.json());
+      },
+    },
+  },
+  'responses-previous-other-key': {
+    breaks: "another key cannot continue a key's stored response (D29)",
+    proxy: (() => {
+      // The key each response was made with, learnt from the answers: a continuation is sent with the owner's.
+      const owners = new Map<string, Record<string, string>>();
+      const credentials = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).filter(([k]) => k === 'x-api-key' || k === 'authorization'));
+      return {
+        request: ({ request }) => {
+          if (pathOf(request) !== RESPONSES) return;
+          editBody(request, (body) => {
+            const owner = typeof body.previous_response_id === 'string' ? owners.get(body.previous_response_id) : undefined;
+            if (!owner) return;
+            for (const k of Object.keys(credentials(request.headers))) delete request.headers[k];
+            Object.assign(request.headers, owner);
+          });
+        },
+        response: (response, { request }) => {
+          if (pathOf(request) !== RESPONSES || response.status !== 200 || !(response.headers['content-type'] ?? '').includes('json')) return;
+          const id = (JSON.parse(response.body.toString('utf8')) as { id?: unknown }).id;
+          if (typeof id === 'string') owners.set(id, credentials(request.headers));
+        },
+      } satisfies Fault;
+    })(),
+  },
+  'json-object-ignored': {
+    breaks: 'json_object makes the output a JSON object (OpenAI)',
+    protocol: 'openai',
+    proxy: {
+      request: ({ request }) =>
+        editBody(request, (body) => {
+          if ((body.response_format as { type?: unknown } | undefined)?.type === 'json_object') delete body.response_format;
+          if ((body.text as { format?: { type?: unknown } } | undefined)?.format?.type === 'json_object') delete body.text;
+        }),
+    },
+  },
+  'messages-start-input-tokens': {
+    breaks: "message_start counts the request's input tokens (Anthropic)",
+    protocol: 'anthropic',
+    proxy: {
+      stream: eachData((data) => {
+        const usage = (data.message as { usage?: { input_tokens?: number } } | undefined)?.usage;
+        if (data.type === 'message_start' && typeof usage?.input_tokens === 'number') usage.input_tokens += 1;
+      }),
+    },
+  },
+  'messages-tool-use-end-turn': {
+    breaks: 'a message that ends in tool calls stops with tool_use (Anthropic)',
+    protocol: 'anthropic',
+    proxy: {
+      response: (response, { request }) =>
+        pathOf(request) === MESSAGES && response.status === 200 &&
+        editAnswer(response, (body) => {
+          if (body.stop_reason === 'tool_use') body.stop_reason = 'end_turn';
+        }),
+      stream: eachData((data) => {
+        const delta = data.delta as { stop_reason?: unknown } | undefined;
+        if (data.type === 'message_delta' && delta?.stop_reason === 'tool_use') delta.stop_reason = 'end_turn';
+      }),
+    },
+  },
+  'messages-stop-sequence-unnamed': {
+    breaks: 'a stop sequence that ended the message is named in stop_sequence (Anthropic)',
+    protocol: 'anthropic',
+    proxy: {
+      response: (response, { request }) =>
+        pathOf(request) === MESSAGES && response.status === 200 &&
+        editAnswer(response, (body) => {
+          if (body.stop_reason === 'stop_sequence') body.stop_sequence = null;
+        }),
+    },
+  },
+  'messages-stop-sequences-ignored': {
+    breaks: 'the message ends before a stop sequence (Anthropic)',
+    protocol: 'anthropic',
+    proxy: {
+      request: ({ request }) => {
+        if (pathOf(request) === MESSAGES) editBody(request, (body) => void delete body.stop_sequences);
+      },
+    },
+  },
+  'messages-error-type-wrong': {
+    breaks: "Anthropic's error type goes with the status (401 authentication_error)",
+    protocol: 'anthropic',
+    proxy: {
+      response: (response, { request }) =>
+        pathOf(request).startsWith(MESSAGES) && response.status === 401 &&
+        editAnswer(response, (body) => void ((body.error as Record<string, unknown>).type = 'invalid_request_error')),
+    },
+  },
+  'anthropic-version-new-refused': {
+    breaks: 'the anthropic-version of the newer SDKs is accepted (Anthropic)',
+    protocol: 'anthropic',
+    proxy: {
+      request: ({ request }) => {
+        if (pathOf(request).startsWith(MESSAGES) && request.headers['anthropic-version'] === '2026-10-21') {
+          return json(400, { type: 'error', error: { type: 'invalid_request_error', message: 'anthropic-version: unknown version' } });
+        }
+      },
+    },
+  },
+  'beta-query-refused': {
+    breaks: "?beta=true, which Claude Code sends, is accepted (Anthropic)",
+    protocol: 'anthropic',
+    proxy: {
+      request: ({ request }) => {
+        if (pathOf(request).startsWith(MESSAGES) && /[?&]beta=true\b/.test(request.url)) {
+          return json(404, { type: 'error', error: { type: 'not_found_error', message: 'Not found' } });
+        }
+      },
+    },
+  },
+  'unknown-model-400': {
+    breaks: 'an unknown model answers 404 (OpenAI, Anthropic)',
+    protocol: 'openai',
+    proxy: {
+      response: (response) => {
+        if (response.status === 404 && /Model '[^']*' does not exist/.test(response.body.toString('utf8'))) response.status = 400;
+      },
+    },
   },
 };
 
