@@ -348,10 +348,10 @@ export interface components {
         };
         /**
          * Chat completion request (OpenAI)
-         * @description The Chat Completions request as OpenAI's API takes it: the fields the gateway's contract describes (and checks), and
-         *     OpenAI's other documented parameters, which are accepted here without further checks. OpenAI's API
-         *     refuses any other field with a 400 (`invalid_request_error`, "Unrecognized request argument supplied" /
-         *     "Unknown parameter"), so a server that answers it successfully breaks this rule.
+         * @description The Chat Completions request as OpenAI's API takes it: the fields the gateway's contract describes (and the suite
+         *     checks), and OpenAI's other documented parameters, named here so that a reader (and a client) finds them,
+         *     but not checked further. OpenAI's API answers 400 to a parameter it does not know, but its reference does
+         *     not say so: the suite leaves fields it does not know unchecked.
          */
         OpenAIChatCompletionRequest: {
             /** @description An OpenAI parameter; accepted, not checked further. */
@@ -705,10 +705,10 @@ export interface components {
         };
         /**
          * Response request (OpenAI)
-         * @description The Responses request as OpenAI's API takes it: the fields the gateway's contract describes (and checks), and
-         *     OpenAI's other documented parameters, which are accepted here without further checks. OpenAI's API
-         *     refuses any other field with a 400 (`invalid_request_error`, "Unrecognized request argument supplied" /
-         *     "Unknown parameter"), so a server that answers it successfully breaks this rule.
+         * @description The Responses request as OpenAI's API takes it: the fields the gateway's contract describes (and the suite
+         *     checks), and OpenAI's other documented parameters, named here so that a reader (and a client) finds them,
+         *     but not checked further. OpenAI's API answers 400 to a parameter it does not know, but its reference does
+         *     not say so: the suite leaves fields it does not know unchecked.
          */
         OpenAIResponseRequest: {
             /** @description An OpenAI parameter; accepted, not checked further. */
@@ -968,7 +968,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description The request is not valid: a field missing, of the wrong type or out of range, an unknown parameter, or a body that is not JSON (OpenAI: 400, `BadRequestError` in its SDKs). */
+        /** @description The request is not valid: a field missing, of the wrong type or out of range, or a body that is not JSON (OpenAI: 400, `BadRequestError` in its SDKs). */
         BadRequest: {
             headers: {
                 [name: string]: unknown;

@@ -20,8 +20,6 @@ export interface NegativeCase {
   rule: string;
   /** The case breaks a reference decision (a closed body, D18, or a schema marked reference). */
   reference: boolean;
-  /** The case breaks a closed body (an unknown property). */
-  closed?: boolean;
   /** The exact error message the contract fixes for this case (`x-required-messages`), when it does. */
   message?: string;
 }
@@ -33,7 +31,6 @@ interface Draft {
   title: string;
   rule: string;
   reference: boolean;
-  closed?: boolean;
   message?: string;
   apply: (body: Record<string, unknown>) => void;
 }
@@ -79,7 +76,7 @@ export function negativeCases(
       const key = JSON.stringify(body);
       if (seen.has(key) || contract.validateRequestBody(op.operationId, body).ok) continue;
       seen.add(key);
-      cases.push({ slug: d.slug, title: d.title, body, query: { ...base.query }, rule: d.rule, reference: d.reference, ...(d.closed ? { closed: true } : {}), ...(d.message ? { message: d.message } : {}) });
+      cases.push({ slug: d.slug, title: d.title, body, query: { ...base.query }, rule: d.rule, reference: d.reference, ...(d.message ? { message: d.message } : {}) });
     }
   }
   for (const p of op.parameters.filter((p) => p.in === 'query')) {
@@ -176,7 +173,6 @@ function walk(w: Walk, schemaIn: unknown, value: unknown, path: Path, pointer: s
       rule: `#${pointer}/${schema.unevaluatedProperties === false ? 'unevaluatedProperties' : 'additionalProperties'}`,
       // D18: the gateway's closed bodies are a reference decision; a vendor's closed body is its rule.
       reference: w.decisions,
-      closed: true,
       apply: (b) => setAt(b, [...path, UNKNOWN_PROPERTY], true),
     });
   }

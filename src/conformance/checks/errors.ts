@@ -106,22 +106,34 @@ function tooLarge(ctx: RunContext, op: Operation): Check[] {
     stateful: true,
     async run(t) {
       const req = validRequest(t, op);
-      const ex = await t.send({ ...req, json: undefined, raw: oversizedBody(limit) });
+      const ex = await t.send({ ...req, json: undefined, raw: oversizedBody(req.json, limit) });
       expectClientError(t, op, ex, 413, 'body-limit');
     },
   });
 }
 
-const oversized = new Map<number, Buffer>();
-
-/** A JSON object just over a limit, built once: building 20 MiB costs more than sending it. */
-function oversizedBody(limit: number): Buffer {
-  let body = oversized.get(limit);
-  if (!body) {
-    body = Buffer.concat([Buffer.from('{"prompt":"'), Buffer.alloc(limit + 1024, 'x'), Buffer.from('"}')]);
-    oversized.set(limit, body);
-  }
-  return body;
+/**
+ * A valid request made just over `limit` bytes by lengthening its longest text (its prompt, a message, the
+ * base64 of an image): a valid field, since a gateway may rightly drop a field it does not know, and with it
+ * the size. Written around the JSON of the rest, not serialised whole: 20 MiB through JSON.stringify costs
+ * more than sending it.
+ */
+function oversizedBody(body: unknown, limit: number): Buffer {
+  const MARK = 'conformance-oversized-text';
+  const copy = structuredClone((body ?? {}) as Record<string, unknown>);
+  let longest: { parent: Record<string, unknown>; key: string; length: number } | undefined;
+  const visit = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node)) {
+      if (typeof value === 'string' && key !== 'model' && (!longest || value.length > longest.length)) longest = { parent: node as Record<string, unknown>, key, length: value.length };
+      else visit(value);
+    }
+  };
+  visit(copy);
+  if (longest) longest.parent[longest.key] = MARK;
+  else copy.prompt = MARK;
+  const [before, after] = JSON.stringify(copy).split(`"${MARK}"`) as [string, string];
+  return Buffer.concat([Buffer.from(`${before}"`), Buffer.alloc(limit + 1024, 'x'), Buffer.from(`"${after}`)]);
 }
 
 export const UNKNOWN_MODEL = 'conformance-unknown-model';

@@ -49,6 +49,15 @@ function sendStreamed(t: Tester, req: OutgoingRequest): Promise<Exchange> {
   return t.send(withStreamAccept(t, withBody(req, { stream: true })));
 }
 
+/** A request answered whole, then streamed; undefined (the failure recorded) when either is not a success. */
+async function wholeAndStreamed(t: Tester, op: Operation, plain: OutgoingRequest, rule: string): Promise<{ whole: Exchange; ex: Exchange } | undefined> {
+  const whole = await t.send(plain);
+  if (!expectSuccess(t, op, whole, rule, 'the non-streamed request')) return undefined;
+  const ex = await sendStreamed(t, plain);
+  if (!expectSuccess(t, op, ex, rule, 'the streamed request')) return undefined;
+  return { whole, ex };
+}
+
 /** The description's streaming example, else its first. */
 function streamExample(t: Tester, op: Operation): RequestExample | undefined {
   const examples = requestExamples(t.ctx.contract, op);
@@ -101,10 +110,9 @@ function chatStreamChecks(op: Operation, chunkPointer: string, check: Maker): Ch
     }),
     ...check('deterministic', 'reassembly', 'streamed deltas reassemble to the non-streamed answer (temperature 0)', { stateful: true }, async (t) => {
       const plain = longRequest(t, op);
-      const whole = await t.send(plain);
-      if (!expectSuccess(t, op, whole, RULE, 'the non-streamed request')) return;
-      const streamed = await sendStreamed(t, plain);
-      if (!expectSuccess(t, op, streamed, RULE, 'the streamed request')) return;
+      const both = await wholeAndStreamed(t, op, plain, RULE);
+      if (!both) return;
+      const { whole, ex: streamed } = both;
       const { chunks } = analyseStream(t, streamed, chunkPointer, { usage: false });
       const content = chunks.map((c) => c.choices?.[0]?.delta?.content ?? '').join('');
       t.expect(content === textOf(whole), `the deltas give ${JSON.stringify(content.slice(0, 200))}, the non-streamed answer is ${JSON.stringify(String(textOf(whole)).slice(0, 200))}`, 'deterministic: concatenating the content deltas gives exactly the non-streamed answer', streamed);
@@ -135,10 +143,9 @@ function messageStreamChecks(op: Operation, eventPointer: string, check: Maker):
     }),
     ...check(RULE, 'input-tokens', "message_start counts the input tokens the same request is counted when not streamed; message_delta its output tokens", { stateful: true }, async (t) => {
       const plain = longRequest(t, op);
-      const whole = await t.send(plain);
-      if (!expectSuccess(t, op, whole, RULE, 'the non-streamed request')) return;
-      const ex = await sendStreamed(t, plain);
-      if (!expectSuccess(t, op, ex, RULE, 'the streamed request')) return;
+      const both = await wholeAndStreamed(t, op, plain, RULE);
+      if (!both) return;
+      const { whole, ex } = both;
       const message = analyseMessageStream(t, ex, eventPointer);
       if (!message) return;
       const input = (whole.response?.json as { usage?: { input_tokens?: unknown } }).usage?.input_tokens;
@@ -159,10 +166,9 @@ function messageStreamChecks(op: Operation, eventPointer: string, check: Maker):
     }),
     ...check('deterministic', 'reassembly', 'text deltas reassemble to the non-streamed message, with its stop reason and usage (temperature 0)', { stateful: true }, async (t) => {
       const plain = longRequest(t, op);
-      const whole = await t.send(plain);
-      if (!expectSuccess(t, op, whole, RULE, 'the non-streamed request')) return;
-      const ex = await sendStreamed(t, plain);
-      if (!expectSuccess(t, op, ex, RULE, 'the streamed request')) return;
+      const both = await wholeAndStreamed(t, op, plain, RULE);
+      if (!both) return;
+      const { whole, ex } = both;
       const message = analyseMessageStream(t, ex, eventPointer);
       if (!message) return;
       const text = message.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('');
@@ -222,10 +228,9 @@ function responseStreamChecks(op: Operation, eventPointer: string, check: Maker)
     }),
     ...check('deterministic', 'reassembly', 'text deltas reassemble to the non-streamed response, with its usage (temperature 0)', { stateful: true }, async (t) => {
       const plain = withBody(longRequest(t, op), { store: false });
-      const whole = await t.send(plain);
-      if (!expectSuccess(t, op, whole, RULE, 'the non-streamed request')) return;
-      const ex = await sendStreamed(t, plain);
-      if (!expectSuccess(t, op, ex, RULE, 'the streamed request')) return;
+      const both = await wholeAndStreamed(t, op, plain, RULE);
+      if (!both) return;
+      const { whole, ex } = both;
       const result = analyseResponseStream(t, ex, eventPointer);
       if (result) same(t, whole, ex, result.response);
     }),

@@ -79,7 +79,7 @@ function casesFor(ctx: RunContext, op: Operation): Check[] {
   if (!example || (!example.body && op.parameters.length === 0)) return [];
   const base = buildRequest(ctx, op, example, best ? { ...(best.tier ? { tier: best.tier } : {}), key: best.key } : {});
   const expected = ctx.protocol.exactStatuses ? '400' : '4xx';
-  return negativeCases(ctx.contract, op, { body: base.json, query: base.query ?? {} }, ctx.seed).flatMap((c) => stated(ctx, c.closed && ctx.protocol.rule('unknown-parameter') ? 'unknown-parameter' : 'invalid-request', {
+  return negativeCases(ctx.contract, op, { body: base.json, query: base.query ?? {} }, ctx.seed).flatMap((c) => stated(ctx, 'invalid-request', {
     id: `${op.operationId}/validation/${c.slug}`,
     operationId: op.operationId,
     family: 'validation',
