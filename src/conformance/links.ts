@@ -36,6 +36,14 @@ function evaluate(expression: string, ex: Exchange): string | undefined {
   return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
 }
 
+/** Why a check of stored responses skips on a server that stores none. */
+export const NOT_STORED = 'the server keeps no stored responses (its answer says "store": false): nothing to read, delete or continue';
+
+/** Whether a created object says it was not kept (a Responses answer's `store: false`), though it was not asked not to be. */
+export function notStored(created: Exchange): boolean {
+  return (created.response?.json as { store?: unknown } | undefined)?.store === false;
+}
+
 /**
  * The request with its `{parameter}`s filled from a fresh call of the linked operation, made with `key`;
  * or, when that fails, why (for the check to skip on).
@@ -58,6 +66,7 @@ export async function withLinkedParameters(
   const created = await send({ ...source, json: { ...(source.json as Record<string, unknown>), ...sourcePatch } });
   const status = created.response?.status ?? 0;
   if (status < 200 || status >= 300) return `${link.source.operationId}, which makes what ${req.path} needs, answered ${status || created.error}`;
+  if (sourcePatch.store !== false && notStored(created)) return NOT_STORED;
   let path = req.path;
   for (const [name, expression] of Object.entries(link.parameters)) {
     const value = evaluate(expression, created);

@@ -51,6 +51,16 @@ beforeAll(async () => {
         if (answer.sse) return res.writeHead(200, { 'content-type': 'text/event-stream' }).end(answer.sse);
         return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer.json));
       }
+      if (req.method === 'POST' && req.url === '/v1/responses') {
+        // A Responses endpoint that keeps nothing, and says so (`store: false`).
+        const created_at = Math.floor(Date.now() / 1000);
+        const output = [{ type: 'message', id: 'msg_1', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Paris.', annotations: [] }] }];
+        return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
+          id: 'resp_1', object: 'response', created_at, status: 'completed', model: 'stub-1', output, store: false,
+          usage: { input_tokens: 5, input_tokens_details: { cached_tokens: 0 }, output_tokens: 2, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 7 },
+          error: null, incomplete_details: null,
+        }));
+      }
       error(404, `Invalid URL (${req.method} ${req.url})`);
     });
   });
@@ -78,6 +88,28 @@ describe('an OpenAI-compatible server that is not the gateway', () => {
     expect(report.results.some((r) => r.id.endsWith('/unknown-property'))).toBe(false);
     // The model came from its own listing.
     expect(report.results.find((r) => r.id === 'openai:createChatCompletion/responses/ChatCompletionRequestExample')!.outcome).toBe('passed');
+  });
+
+  it('that keeps no stored responses (and says so) gets skips that say so, not failures', async () => {
+    const report = await runConformance({ baseUrl, contracts: ['openai'], apiKeys: [KEY], only: ['openai:getResponse', 'openai:deleteResponse', 'openai:createResponse/behaviour'], timeoutMs: 5000 });
+    // Continuing a response that was never kept must still be refused: this server answers it as if it had none.
+    const gone = report.results.find((r) => r.id === 'openai:createResponse/behaviour/previous-response-gone')!;
+    expect(gone.outcome).toBe('failed');
+    expect(gone.violations[0]?.message).toMatch(/store: false: expected status 400 or 404, got 200/);
+    // What it does keep to: a response made with store: false is not found.
+    expect(report.results.find((r) => r.id === 'openai:getResponse/behaviour/not-stored')?.outcome).toBe('passed');
+    const stored = report.results.filter((r) => r !== gone && !r.id.endsWith('/not-stored') && (r.operationId !== 'createResponse' || r.id.includes('previous-response')));
+    expect(stored.length).toBeGreaterThan(5);
+    for (const r of stored.filter((r) => !r.id.includes('/auth/'))) {
+      expect(r.outcome, `${r.id}: ${JSON.stringify(r.violations.map((v) => v.message))}`).toBe('skipped');
+      expect(r.reason, r.id).toMatch(/keeps no stored responses/);
+    }
+  });
+
+  it('without a key given, leaves its authentication unchecked, saying what to pass', async () => {
+    const report = await runConformance({ baseUrl, contracts: ['openai'], headers: { authorization: `Bearer ${KEY}` }, only: ['openai:createChatCompletion/auth'] });
+    expect(report.summary.skipped).toBe(report.results.length);
+    expect(new Set(report.results.map((r) => r.reason))).toEqual(new Set(['no key given: whether the server checks keys is not known (--key KEY)']));
   });
 
   it('is refused by the gateway\'s contract, which names the contract to pass', async () => {

@@ -16,7 +16,7 @@
  * leaves to decision D1) has these checks in the full profile only.
  */
 import { compileInline, describeErrors, modelEndpoint, type Operation, type Tier } from '../../contract/index.ts';
-import { linkTo, withLinkedParameters } from '../links.ts';
+import { linkTo, NOT_STORED, notStored, withLinkedParameters } from '../links.ts';
 import { stated, type Check, type RunContext, type Tester } from '../check.ts';
 import type { Exchange, OutgoingRequest } from '../http.ts';
 import { propertySchema } from '../schema.ts';
@@ -246,6 +246,7 @@ function previousResponse(ctx: RunContext, op: Operation, check: Maker): Check[]
   const create = async (t: Tester, key: Key, patch: Record<string, unknown> = {}): Promise<string | undefined> => {
     const ex = await t.send(withBody(validRequest(t, op, undefined, as(key)), patch));
     if (!expectSuccess(t, op, ex, 'stored-responses', 'the response to continue')) return undefined;
+    if (patch.store !== false && notStored(ex)) t.skip(NOT_STORED);
     const id = (ex.response?.json as { id?: unknown }).id;
     return typeof id === 'string' ? id : undefined;
   };
