@@ -44,6 +44,33 @@ describe('what the server offers beside the API', () => {
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
   });
 
+  it.each([
+    ['no CORS header', {}],
+    ['an Origin but no Access-Control-Request-Method', { origin: 'http://localhost:5173' }],
+    ['an Access-Control-Request-Method but no Origin', { 'access-control-request-method': 'GET' }],
+  ])('answers an OPTIONS with %s as any other method the route lacks: 405 {error} with Allow (D21)', async (_what, headers) => {
+    const res = await fetch(`${server.baseUrl}/v1/models`, { method: 'OPTIONS', headers });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET');
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await res.json()).toEqual({ error: 'Method OPTIONS is not allowed on /v1/models; use GET.' });
+
+    const unknown = await fetch(`${server.baseUrl}/v1/nowhere`, { method: 'OPTIONS', headers });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ error: expect.stringMatching(/^No route OPTIONS \/v1\/nowhere\./) });
+  });
+
+  it('gives a preflight the security headers of every answer', async () => {
+    const res = await fetch(`${server.baseUrl}/v1/models`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET' },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
   it('gives an event stream the same CORS headers as any other answer', async () => {
     const res = await fetch(`${server.baseUrl}/v1/chat/completions`, {
       method: 'POST',
