@@ -1539,11 +1539,12 @@ export interface components {
             };
         };
         /**
-         * @description The server cannot take this request now (decision D23): its workers for this kind of job are all busy and
-         *     their queue is full, or it is shutting down. Nothing was charged; try again after `Retry-After` seconds
-         *     (on another instance, when shutting down).
+         * @description The server cannot take this request now (decision D23): its text workers are all busy and their waiting
+         *     places taken, it is shutting down, or the database it keeps its state in cannot be reached
+         *     (`Retry-After: 2`). Nothing was charged; try again after `Retry-After` seconds (on another instance, when
+         *     shutting down).
          */
-        ServiceUnavailable: {
+        TextServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After-unavailable"];
                 [name: string]: unknown;
@@ -1581,9 +1582,38 @@ export interface components {
                 } & components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The server cannot take this request now (decision D23): its image workers are all busy and their waiting
+         *     places taken, it is shutting down, or the database it keeps its state in cannot be reached
+         *     (`Retry-After: 2`). Nothing was charged, no image counted against the quota; try again after `Retry-After`
+         *     seconds (on another instance, when shutting down).
+         */
+        ImageServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After-unavailable"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description No response with this id is stored for this key (never stored, stored by another key, deleted, or expired). */
         ResponseNotFound: {
             headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The server cannot take this request now (decision D23): it is shutting down, or the database it keeps its
+         *     state in cannot be reached (`Retry-After: 2`). Nothing was charged; try again after `Retry-After` seconds
+         *     (on another instance, when shutting down).
+         */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After-unavailable"];
                 [name: string]: unknown;
             };
             content: {
@@ -1700,7 +1730,11 @@ export interface components {
                 } & components["schemas"]["AnthropicError"];
             };
         };
-        /** @description The server is busy or shutting down (decision D23); try again after `Retry-After` seconds. */
+        /**
+         * @description The server cannot take this request now (decision D23): its text workers are all busy and their waiting
+         *     places taken, it is shutting down, or the database it keeps its state in cannot be reached
+         *     (`Retry-After: 2`). Try again after `Retry-After` seconds.
+         */
         AnthropicServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After-unavailable"];
@@ -1743,23 +1777,13 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
-         * @description Reference decision: the token-cost multiplier of the model used, as in the listing.
-         * @example 0.5
-         */
-        "x-gateway-multiplier": number;
-        /**
-         * @description Reference decision: tokens charged for this request, `ceil(usage.total_tokens × multiplier)`.
-         * @example 16
-         */
-        "x-gateway-billed-tokens": number;
-        /**
          * @description `false` on every 401 (decision D28): a key that is wrong now is wrong on the next try, and clients that
          *     retry on their own (Claude Code retries a 401 for minutes) should stop at once and say so.
          * @example false
          */
         "x-should-retry-unauthorized": "false";
         /**
-         * @description Seconds after which to try again (the server is busy, or shutting down).
+         * @description Seconds after which to try again (the server is busy or shutting down; 2 when its database cannot be reached).
          * @example 1
          */
         "Retry-After-unavailable": number;
@@ -1815,8 +1839,16 @@ export interface operations {
             /** @description The completion. */
             200: {
                 headers: {
-                    "x-gateway-multiplier": components["headers"]["x-gateway-multiplier"];
-                    "x-gateway-billed-tokens": components["headers"]["x-gateway-billed-tokens"];
+                    /**
+                     * @description Reference decision: the token-cost multiplier of the model used, as in the listing.
+                     * @example 0.5
+                     */
+                    "x-gateway-multiplier"?: number;
+                    /**
+                     * @description Reference decision: tokens charged for this request, `ceil(usage.total_tokens × multiplier)`.
+                     * @example 36
+                     */
+                    "x-gateway-billed-tokens"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1837,7 +1869,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["TextServiceUnavailable"];
         };
     };
     createChatCompletion: {
@@ -1859,8 +1891,16 @@ export interface operations {
              */
             200: {
                 headers: {
-                    "x-gateway-multiplier": components["headers"]["x-gateway-multiplier"];
-                    "x-gateway-billed-tokens": components["headers"]["x-gateway-billed-tokens"];
+                    /**
+                     * @description Reference decision: the token-cost multiplier of the model used, as in the listing.
+                     * @example 0.5
+                     */
+                    "x-gateway-multiplier"?: number;
+                    /**
+                     * @description Reference decision: tokens charged for this request, `ceil(usage.total_tokens × multiplier)`.
+                     * @example 37
+                     */
+                    "x-gateway-billed-tokens"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1882,7 +1922,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["TextServiceUnavailable"];
         };
     };
     createImage: {
@@ -1920,7 +1960,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ImageServiceUnavailable"];
         };
     };
     editImage: {
@@ -1951,7 +1991,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["ImageServiceUnavailable"];
         };
     };
     createResponse: {
@@ -1973,8 +2013,16 @@ export interface operations {
              */
             200: {
                 headers: {
-                    "x-gateway-multiplier": components["headers"]["x-gateway-multiplier"];
-                    "x-gateway-billed-tokens": components["headers"]["x-gateway-billed-tokens"];
+                    /**
+                     * @description Reference decision: the token-cost multiplier of the model used, as in the listing.
+                     * @example 0.5
+                     */
+                    "x-gateway-multiplier"?: number;
+                    /**
+                     * @description Reference decision: tokens charged for this request, `ceil(usage.total_tokens × multiplier)`.
+                     * @example 44
+                     */
+                    "x-gateway-billed-tokens"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1996,7 +2044,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["TextServiceUnavailable"];
         };
     };
     getResponse: {
@@ -2083,8 +2131,16 @@ export interface operations {
              */
             200: {
                 headers: {
-                    "x-gateway-multiplier": components["headers"]["x-gateway-multiplier"];
-                    "x-gateway-billed-tokens": components["headers"]["x-gateway-billed-tokens"];
+                    /**
+                     * @description Reference decision: the token-cost multiplier of the model used, as in the listing.
+                     * @example 1
+                     */
+                    "x-gateway-multiplier"?: number;
+                    /**
+                     * @description Reference decision: tokens charged for this request, `ceil((usage.input_tokens + usage.output_tokens) × multiplier)`.
+                     * @example 119
+                     */
+                    "x-gateway-billed-tokens"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -6,10 +6,13 @@
  *   first), named `ImageResult<size>Example` so that a frontend asks the mock for one with
  *   `Prefer: example=ImageResult512x512Example`. Each holds a PNG of two flat colours of exactly that size,
  *   drawn here with sharp (a few hundred bytes; the reference's own pictures weigh kilobytes to megabytes);
- * - every other example of a 2xx or 4xx answer that says which request gets it (`x-request`, see
- *   scripts/lib/example-answers.ts): its value becomes the reference's answer to that request, on the
- *   examples' clock. Where two answers to the same request differ (ids made at random), the example keeps
- *   its own values.
+ * - every other example that says which request gets it (`x-request`, see scripts/lib/example-answers.ts):
+ *   its value becomes the reference's answer to that request, on the examples' clock, from a server in the
+ *   state it names (ready, or busy). Where two answers to the same request differ (ids made at random), the
+ *   example keeps its own values;
+ * - the header examples Prism sends with an answer when nothing is asked (its default, the first example):
+ *   the reference's headers with that answer. A header shared by operations whose answers differ in it is an
+ *   error that says so: give each operation its own (as the billing headers are).
  *
  *   tsx scripts/examples.ts    bundles openapi/, asks the reference, writes openapi/, bundles again
  *
@@ -136,9 +139,13 @@ function follow(from: string, ref: string): string {
   return resolve(dirname(from), ref);
 }
 
-/** Each response example's file and place, by `operationId status mediaType name`. */
-function exampleLocations(): Map<string, Location> {
+/**
+ * Each response example's file and place, by `operationId status mediaType name`, and each response header's,
+ * by `operationId status name` (the name in lower case).
+ */
+function exampleLocations(): { examples: Map<string, Location>; headers: Map<string, Location> } {
   const locations = new Map<string, Location>();
+  const headerLocations = new Map<string, Location>();
   const rootFile = join(root, 'openapi/openapi.yaml');
   const paths = readYaml(rootFile).paths as Record<string, { $ref?: string }>;
   for (const item of Object.values(paths)) {
@@ -156,6 +163,10 @@ function exampleLocations(): Map<string, Location> {
           at = [];
           response = readYaml(file);
         }
+        for (const [name, header] of Object.entries((response.headers ?? {}) as Record<string, { $ref?: string }>)) {
+          const location = header.$ref ? { file: follow(file, header.$ref), path: [] } : { file, path: [...at, 'headers', name] };
+          headerLocations.set(`${op.operationId} ${status} ${name.toLowerCase()}`, location);
+        }
         const content = (response.content ?? {}) as Record<string, { examples?: Record<string, { $ref?: string }> }>;
         for (const [mediaType, media] of Object.entries(content)) {
           for (const [name, example] of Object.entries(media.examples ?? {})) {
@@ -166,7 +177,7 @@ function exampleLocations(): Map<string, Location> {
       }
     }
   }
-  return locations;
+  return { examples: locations, headers: headerLocations };
 }
 
 /** A JSON value's node with its multi-line strings as JSON strings ("a\nb"), as the examples write them. */
@@ -191,51 +202,87 @@ if (!process.argv.includes('--answers')) {
   process.exit(0);
 }
 
-const { exampleCases, exampleClock, answerOf, volatilePaths, asExample, exampleBody, formatEvents, caseLabel } = await import('./lib/example-answers.ts');
+const { exampleCases, exampleClock, exampleServerOptions, serverOf, answerOf, volatilePaths, asExample, exampleBody, formatEvents, caseLabel, isPrismDefault, exampleHeaders, headerExample } =
+  await import('./lib/example-answers.ts');
+type ExampleServer = import('./lib/example-answers.ts').ExampleServer;
 const { buildApp } = await import('../src/server/app.ts');
 
 const clock = exampleClock();
-// Two servers: where their answers to the same request differ, the value is made at random.
-const servers = await Promise.all(
-  [0, 1].map(async () => {
-    const app = await buildApp({ store: 'memory', logger: false, now: () => clock });
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const address = app.server.address();
-    if (!address || typeof address === 'string') throw new Error('server has no port');
-    return { app, baseUrl: `http://127.0.0.1:${address.port}` };
-  }),
-);
+// Two servers in each state: where their answers to the same request differ, the value is made at random.
+const servers = {} as Record<ExampleServer, Array<{ app: Awaited<ReturnType<typeof buildApp>>; baseUrl: string }>>;
+for (const [state, options] of Object.entries(exampleServerOptions) as Array<[ExampleServer, object]>) {
+  servers[state] = await Promise.all(
+    [0, 1].map(async () => {
+      const app = await buildApp({ store: 'memory', logger: false, now: () => clock, ...options });
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      const address = app.server.address();
+      if (!address || typeof address === 'string') throw new Error('server has no port');
+      return { app, baseUrl: `http://127.0.0.1:${address.port}` };
+    }),
+  );
+}
 
 const locations = exampleLocations();
 const documents = new Map<string, Document>();
 const done = new Set<string>();
 const changed = new Set<string>();
+/** The header examples written, by place, with the example that decided each. */
+const headersWritten = new Map<string, { value: unknown; by: string }>();
+
+function documentOf(file: string): Document {
+  let doc = documents.get(file);
+  if (!doc) documents.set(file, (doc = parseDocument(readFileSync(file, 'utf8'))));
+  return doc;
+}
+
+/** Writes the header examples of the default answer `c` from the reference's `answer`. */
+function writeHeaderExamples(c: Parameters<typeof exampleHeaders>[0], answer: Answer): void {
+  for (const [name, header] of exampleHeaders(c)) {
+    const value = headerExample(name, header, answer);
+    if (value === undefined) continue;
+    const location = locations.headers.get(`${c.operation.operationId} ${c.status} ${name}`);
+    if (!location) throw new Error(`${caseLabel(c)}: header ${name} not found in openapi/`);
+    const place = `${relative(root, location.file)}${location.path.length > 0 ? `#/${location.path.join('/')}` : ''}`;
+    const earlier = headersWritten.get(place);
+    if (earlier && earlier.value !== value) {
+      throw new Error(`${place} is the header ${name} of ${earlier.by} (${earlier.value}) and of ${caseLabel(c)} (${value}): give each operation its own`);
+    }
+    headersWritten.set(place, { value, by: caseLabel(c) });
+    if (header.example === value) continue;
+    documentOf(location.file).setIn([...location.path, 'example'], value);
+    changed.add(location.file);
+    console.log(`${caseLabel(c)}: header ${name} now the reference's`);
+  }
+}
+
 try {
   for (const c of exampleCases()) {
     if (!c.request || c.notAnswered) continue;
-    const location = locations.get(`${c.operation.operationId} ${c.status} ${c.mediaType} ${c.name}`);
+    const location = locations.examples.get(`${c.operation.operationId} ${c.status} ${c.mediaType} ${c.name}`);
     if (!location) throw new Error(`${caseLabel(c)}: not found in openapi/`);
     const key = `${location.file} ${location.path.join('/')}`;
-    if (done.has(key)) continue;
-    done.add(key);
+    const writesHeaders = isPrismDefault(c);
+    if (done.has(key) && !writesHeaders) continue;
 
-    const [first, second] = (await Promise.all(servers.map((s) => answerOf(s.baseUrl, c)))) as [Answer, Answer];
+    const [first, second] = (await Promise.all(servers[serverOf(c)].map((s) => answerOf(s.baseUrl, c)))) as [Answer, Answer];
     if (first.status !== Number(c.status)) {
       throw new Error(`${caseLabel(c)}: the reference answers its x-request with ${first.status}, not ${c.status}: ${JSON.stringify(first.body).slice(0, 300)}`);
     }
+    if (writesHeaders) writeHeaderExamples(c, first);
+    if (done.has(key)) continue;
+    done.add(key);
     const answer = await asExample(first.body, volatilePaths(first.body, second.body), exampleBody(c), picture);
     const value = c.mediaType === 'text/event-stream' ? formatEvents(answer as Parameters<typeof formatEvents>[0]) : answer;
     if (JSON.stringify(value) === JSON.stringify(c.value)) continue;
 
-    let doc = documents.get(location.file);
-    if (!doc) documents.set(location.file, (doc = parseDocument(readFileSync(location.file, 'utf8'))));
+    const doc = documentOf(location.file);
     const node = typeof value === 'string' ? Object.assign(new Scalar(value), { type: Scalar.BLOCK_LITERAL }) : multiLineQuoted(doc.createNode(value));
     doc.setIn([...location.path, 'value'], node);
     changed.add(location.file);
     console.log(`${caseLabel(c)}: now the reference's answer`);
   }
 } finally {
-  await Promise.all(servers.map((s) => s.app.close()));
+  await Promise.all(Object.values(servers).flat().map((s) => s.app.close()));
 }
 
 for (const file of changed) writeIfChanged(file, documents.get(file)!.toString(yamlOptions));

@@ -15,7 +15,7 @@
 import { spawn } from 'node:child_process';
 import { availableParallelism, cpus } from 'node:os';
 import { join } from 'node:path';
-import { buildServer, serverBuildDir } from './build-server.ts';
+import { buildServer } from './build-server.ts';
 import { sampleRss } from './bench/rss.ts';
 import { percentile, round } from './bench/stats.ts';
 import { root } from './lib/paths.ts';
@@ -26,9 +26,9 @@ import { prepareHostileCases, type Outcome } from './stress/hostile.ts';
 const ADMIN_TOKEN = 'stress-run-admin-token-0123456789';
 const TRAFFIC_MS = 15_000;
 
-await buildServer();
+const build = await buildServer();
 const launch = serverLaunch();
-const server = spawn(process.execPath, [...launch.nodeFlags, join(serverBuildDir, 'src', 'server', 'main.js'), '--port', '0', '--host', '127.0.0.1', '--store', 'memory'], {
+const server = spawn(process.execPath, [...launch.nodeFlags, join(build, 'src', 'server', 'main.js'), '--port', '0', '--host', '127.0.0.1', '--store', 'memory'], {
   cwd: root,
   env: { ...process.env, ...launch.env, GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN, GATEWAY_REQUEST_TIMEOUT_MS: '3000', GATEWAY_HEADERS_TIMEOUT_MS: '2000', GATEWAY_TOKEN_DELAY_MS: '2' },
   stdio: ['ignore', 'pipe', 'pipe'],

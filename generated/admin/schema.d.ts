@@ -257,8 +257,8 @@ export interface components {
             };
         };
         /**
-         * @description The server cannot take this request now (decision D23): its workers for this kind of job are all busy and
-         *     their queue is full, or it is shutting down. Nothing was charged; try again after `Retry-After` seconds
+         * @description The server cannot take this request now (decision D23): it is shutting down, or the database it keeps its
+         *     state in cannot be reached (`Retry-After: 2`). Nothing was charged; try again after `Retry-After` seconds
          *     (on another instance, when shutting down).
          */
         ServiceUnavailable: {
@@ -296,7 +296,7 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
-         * @description Seconds after which to try again (the server is busy, or shutting down).
+         * @description Seconds after which to try again (the server is busy or shutting down; 2 when its database cannot be reached).
          * @example 1
          */
         "Retry-After-unavailable": number;

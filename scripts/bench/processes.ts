@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { serverBuildDir } from '../build-server.ts';
+import { currentServerBuild } from '../build-server.ts';
 import { root } from '../lib/paths.ts';
 import { startMock } from '../lib/prism.ts';
 
@@ -49,7 +49,9 @@ export interface SpawnOptions {
  */
 export async function startEntry(name: string, entry: string, args: string[] = [], options: SpawnOptions = {}): Promise<ServerProcess> {
   const nodeArgs = [...(options.nodeFlags ?? []), ...(options.compiled ? [] : ['--import', 'tsx'])];
-  const script = options.compiled ? join(serverBuildDir, entry.replace(/\.ts$/, '.js')) : resolve(root, entry);
+  // From the build's own folder, as `npm start` runs it (a process run through `dist/node` holds back the
+  // removal of every old build: scripts/build-server.ts).
+  const script = options.compiled ? join(currentServerBuild(), entry.replace(/\.ts$/, '.js')) : resolve(root, entry);
   if (options.cpuProfileDir) {
     mkdirSync(options.cpuProfileDir, { recursive: true });
     nodeArgs.push('--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir);

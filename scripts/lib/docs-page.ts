@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { documentEventStreams } from './event-stream-docs.ts';
+import { documentReferenceMarks } from './reference-marks-docs.ts';
 import { bin, root } from './paths.ts';
 
 /**
@@ -45,8 +46,8 @@ export function offlinePage(html: string): string {
 /**
  * Renders a bundled description (the contract's `generated/openapi.json` by default) with `redocly
  * build-docs` (options from redocly.yaml) into `output`, made offline. What is rendered is a copy of the
- * bundle with its event streams in their documentation form (event-stream-docs.ts); the bundle stays the
- * contract. The file is replaced at once, so a server reading it never sees half a page.
+ * bundle with its event streams and its reference marks in their documentation form (event-stream-docs.ts,
+ * reference-marks-docs.ts); the bundle stays the contract. The file is replaced at once, so a server reading it never sees half a page.
  *
  * @example
  *   buildDocsPage('dist/docs/index.html');
@@ -58,7 +59,7 @@ export function buildDocsPage(output = 'dist/docs/index.html', bundle = 'generat
   try {
     const built = join(dir, 'index.html');
     const rendered = join(dir, 'openapi.json');
-    writeFileSync(rendered, JSON.stringify(documentEventStreams(JSON.parse(readFileSync(resolve(root, bundle), 'utf8')))));
+    writeFileSync(rendered, JSON.stringify(documentReferenceMarks(documentEventStreams(JSON.parse(readFileSync(resolve(root, bundle), 'utf8'))))));
     execFileSync(bin('redocly'), ['build-docs', rendered, '--inlineBundle', '--output', built], {
       cwd: root,
       stdio: ['ignore', 'ignore', 'pipe'],

@@ -18,15 +18,21 @@
  *     body: {n: 11, image: null}                  # a JSON Merge Patch (RFC 7396) of the body: null removes
  *     oversize: bytes                             # a body just over PayloadTooLarge's `x-limits` (bytes or
  *                                                 # jsonValues), instead of the example's
+ *     server: busy                                # sent to a reference whose engines have no worker free and
+ *                                                 # no waiting place left (decision D23; default: ready)
  *
  * `x-request: {}` is the operation's example request itself. An example without `x-request` stands for a
- * state of the server (a fault, a full queue, a shutdown: the 5xx answers) rather than for a request, or for
- * an answer the reference never gives (`notAnswered`).
+ * state of the server that no request brings about (a fault, a shutdown: the other 5xx answers), or for an
+ * answer the reference never gives (`notAnswered`).
+ *
+ * The header examples of the answer Prism sends when nothing is asked (`isPrismDefault`) are the reference's
+ * headers with that answer, so each operation whose headers differ (the billing headers) has its own.
  */
-import { contract, dailyImageQuota, tiers, type KeyTier, type Operation, type ParameterObject, type ResponseObject } from '../../src/contract/index.ts';
+import { contract, dailyImageQuota, tiers, type HeaderObject, type KeyTier, type Operation, type ParameterObject, type ResponseObject } from '../../src/contract/index.ts';
 import { takesModel } from '../../src/conformance/examples.ts';
 import { parseNamedEventStream } from '../../src/client/sse.ts';
 import { resolvePointer } from '../../src/contract/refs.ts';
+import type { GatewayOptions } from '../../src/server/app.ts';
 import { bodyLimits } from '../../src/server/http/json-structure.ts';
 
 export interface ExampleRequest {
@@ -36,6 +42,24 @@ export interface ExampleRequest {
   query?: Record<string, string>;
   body?: Record<string, unknown>;
   oversize?: 'bytes' | 'jsonValues';
+  server?: ExampleServer;
+}
+
+/** The states of the reference an example's request is sent to (`x-request.server`). */
+export type ExampleServer = 'ready' | 'busy';
+
+/**
+ * How the reference is started for each state: as it starts, or with engines that have no room (no worker,
+ * no waiting place), so that each request for an engine's work answers 503 as a full pool makes it answer.
+ */
+export const exampleServerOptions: Readonly<Record<ExampleServer, GatewayOptions>> = {
+  ready: {},
+  busy: { workers: { text: { workers: 0, queue: 0 }, images: { workers: 0, queue: 0 } } },
+};
+
+/** The state of the reference the request of `c` is sent to. */
+export function serverOf(c: ExampleCase): ExampleServer {
+  return c.request?.server ?? 'ready';
 }
 
 export interface ExampleCase {
@@ -103,6 +127,48 @@ export function exampleCases(): ExampleCase[] {
 
 export function caseLabel(c: ExampleCase): string {
   return `${c.operation.operationId} ${c.status} ${c.mediaType} ${c.name}`;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Headers
+
+/** Whether Prism answers `c` when nothing is asked: the first example of its response's first media type. */
+export function isPrismDefault(c: ExampleCase): boolean {
+  return c.isDefault && Object.keys(contract.deref<ResponseObject>(c.operation.responses[c.status]).content ?? {})[0] === c.mediaType;
+}
+
+/** The images left today depend on what the key did before: its example is bounded by the answer, not equal to it. */
+const REMAINING_IMAGES = 'x-ratelimit-remaining-images';
+
+/** The headers of the answer of `c` that have an example (which Prism sends with it), by lower-case name. */
+export function exampleHeaders(c: ExampleCase): Array<[name: string, header: HeaderObject & { example: unknown }]> {
+  const headers = contract.responseHeaders(contract.deref<ResponseObject>(c.operation.responses[c.status]));
+  return Object.entries(headers).filter((entry): entry is [string, HeaderObject & { example: unknown }] => (entry[1] as { example?: unknown }).example !== undefined);
+}
+
+/**
+ * The example a header of the reference's answer makes: its value, typed as the header's schema says; undefined
+ * for the one that is bounded rather than equal (`x-ratelimit-remaining-images`).
+ */
+export function headerExample(name: string, header: HeaderObject, answer: Answer): unknown {
+  const value = answer.headers[name];
+  if (name === REMAINING_IMAGES || value === undefined) return undefined;
+  return header.schema.type === 'integer' || header.schema.type === 'number' ? Number(value) : value;
+}
+
+/** Where the header examples Prism sends with `c` (its default answer) disagree with the reference's answer. */
+export function headerDisagreements(c: ExampleCase, answer: Answer): string[] {
+  const out: string[] = [];
+  for (const [name, header] of exampleHeaders(c)) {
+    if (name === REMAINING_IMAGES) {
+      const limit = Number(answer.headers['x-ratelimit-limit-images']);
+      const images = (c.value as { data: unknown[] }).data.length;
+      if (!(Number(header.example) <= limit - images)) out.push(`${name}: ${header.example} left, but the quota is ${limit} and the answer holds ${images} images`);
+    } else if (String(header.example) !== answer.headers[name]) {
+      out.push(`${name}: ${String(header.example)}, the reference ${answer.headers[name]}`);
+    }
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { freePort, portIsFree } from './free-port.ts';
 import { mockDocument } from './mock-document.ts';
-import { withBillingExamples } from './mock-headers.ts';
 import { bin, root } from './paths.ts';
 
 export interface MockOptions {
@@ -160,9 +159,9 @@ async function launch(options: MockOptions & { host: string; port: number }): Pr
   };
 }
 
-/** The document Prism serves: see mock-document.ts and mock-headers.ts for what differs from the contract. */
+/** The document Prism serves: see mock-document.ts for what differs from the contract. */
 export function servedDocument(spec: object): object {
-  return withBillingExamples(mockDocument(spec));
+  return mockDocument(spec);
 }
 
 function writeMockDocument(source: string, target: string): void {

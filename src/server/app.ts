@@ -3,7 +3,6 @@
  * come from the descriptions it serves (the public contract and its own admin API). `buildApp` makes the
  * server; `main.ts` runs it. docs/architecture.md draws a request's way through it.
  */
-import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { contract } from '../contract/index.ts';
 import type { AppContext, Services } from './context.ts';
@@ -19,6 +18,7 @@ import { createImageQuota } from './domain/quota.ts';
 import { createStore, type Store } from './domain/store/index.ts';
 import { apiKeyCredentials } from './http/auth.ts';
 import { clientErrorHandler, frameworkErrors } from './http/client-errors.ts';
+import { registerCors } from './http/cors.ts';
 import { installErrorHandling } from './http/errors.ts';
 import { bodyLimits } from './http/json-structure.ts';
 import { registerFavicon } from './http/favicon.ts';
@@ -139,15 +139,9 @@ export async function buildApp(options: GatewayOptions = {}): Promise<FastifyIns
     await store.close();
   });
 
-  await app.register(cors, {
-    origin: options.corsOrigins ?? true,
-    allowedHeaders: ['content-type', 'x-api-key', 'authorization', 'accept'],
-    // Every response header the contract documents is readable by browser code on another origin. Joined
-    // once here: the plugin would join a list again on every request.
-    exposedHeaders: exposedHeaders().join(', '),
-    maxAge: 600,
-  });
+  // Security headers first, so that every answer has them, preflights and the refusals below included.
   addSecurityHeaders(app);
+  await registerCors(app, { origins: options.corsOrigins ?? true });
   refuseWhileClosing(app);
   installErrorHandling(app);
   registerFavicon(app);
@@ -162,10 +156,4 @@ export async function buildApp(options: GatewayOptions = {}): Promise<FastifyIns
     { demoKeys },
   );
   return app;
-}
-
-/** The response headers the public contract documents, for CORS to expose. */
-function exposedHeaders(): string[] {
-  const names = contract.operations.flatMap((op) => Object.values(op.responses).flatMap((r) => Object.keys(contract.responseHeaders(r))));
-  return [...new Set(names)];
 }

@@ -1,8 +1,8 @@
 /**
- * The docs pages as the server sends them, over real HTTP: showing the origin they are asked for at (the
- * request's protocol and `Host`) where the built page shows its description's first server, with a
- * Content-Security-Policy that allows the page as sent; a `Host` that is not a plain host gets the page as
- * built, so nothing a client sends reaches the page.
+ * The docs pages and the descriptions as the server sends them, over real HTTP: showing the origin they are
+ * asked for at (the request's protocol and `Host`) where the built page and the bundle show the
+ * description's first server, the page with a Content-Security-Policy that allows it as sent; a `Host` that
+ * is not a plain host gets them as built, so nothing a client sends reaches them.
  */
 import { createHash } from 'node:crypto';
 import { request } from 'node:http';
@@ -23,6 +23,11 @@ beforeAll(() => {
 const pages: Array<[path: string, described: Contract]> = [
   ['/docs', contract],
   ['/docs/admin', adminApi],
+];
+
+const descriptions: Array<[path: string, described: Contract]> = [
+  ['/openapi.json', contract],
+  ['/dashboard/api/openapi.json', adminApi],
 ];
 
 function servers(described: Contract): string[] {
@@ -114,5 +119,32 @@ describe('the docs pages show the address they are served from', () => {
     // Compared whole, but reported briefly: the page is megabytes.
     expect(page.html === (await built('/docs', contract)), 'the page as built').toBe(true);
     expect(allowsEveryScript(page.policy, page.html)).toBe(true);
+  });
+});
+
+describe('the descriptions name the address they are served from as their first server', () => {
+  /** The servers a served description lists. */
+  async function servedServers(path: string, host?: string): Promise<string[]> {
+    const res = await get(path, host);
+    expect(res.status).toBe(200);
+    return (JSON.parse(res.html) as { servers: Array<{ url: string }> }).servers.map((s) => s.url);
+  }
+
+  it.each(descriptions)('%s lists its own origin first, then the other servers as they are', async (path, described) => {
+    const [address, ...others] = servers(described);
+    expect(await servedServers(path)).toEqual([server.baseUrl, ...others]);
+    const res = await get(path);
+    expect(count(res.html, address!)).toBe(0);
+    // The address is replaced wherever the description names it (its code samples too), as on the page.
+    expect(count(res.html, server.baseUrl)).toBe(count(JSON.stringify(described.spec), address!));
+  });
+
+  it('uses the Host a client asked under', async () => {
+    const host = `localhost:${new URL(server.baseUrl).port}`;
+    expect((await servedServers('/openapi.json', host))[0]).toBe(`http://${host}`);
+  });
+
+  it.each([`127.0.0.1:1"}],"x":[{"url":"`, `evil.example/"onload="alert(1)`, 'user@evil.example'])('serves the description as built to a request with Host %j', async (host) => {
+    expect(await servedServers('/openapi.json', host)).toEqual(servers(contract));
   });
 });

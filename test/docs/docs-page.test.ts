@@ -1,15 +1,16 @@
 /**
  * The Redoc page, built fresh and served by the reference server at `/docs`, read in headless Chromium the
  * way a newcomer reads it: the introduction, the decisions, every operation with its request and response
- * examples, the events of every event stream, and the address it is served from in its servers and code
- * samples, with no error in the console and no request leaving 127.0.0.1.
+ * examples, the events of every event stream, what a reference decision's mark means, and the address it is
+ * served from in its servers and code samples, with no error in the console and no request leaving 127.0.0.1.
  */
 import { statSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocsPage } from '../../scripts/lib/docs-page.ts';
 import type { EventStreamFraming } from '../../scripts/lib/event-stream-docs.ts';
-import { contract, type Operation, type ResponseObject, type SchemaObject } from '../../src/contract/index.ts';
+import { REFERENCE_WORDS } from '../../scripts/lib/reference-marks-docs.ts';
+import { contract, type HeaderObject, type Operation, type ResponseObject, type SchemaObject } from '../../src/contract/index.ts';
 import { artifactPath, launchBrowser, openLocalPage, type PageWatch } from '../helpers/browser.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
@@ -179,6 +180,47 @@ describe('the docs page shows the address it is served from', () => {
 
     // Counted, so that a failure does not print megabytes of page.
     expect((await page.content()).split(address!).length - 1).toBe(0);
+    expectClean();
+  });
+});
+
+/** Whether a schema, or an `allOf` member of its own, carries the mark of a reference decision. */
+function isMarked(schema: unknown): boolean {
+  const resolved = contract.resolveSchema(schema) as SchemaObject & { 'x-conformance'?: string };
+  return resolved['x-conformance'] === 'reference' || ((resolved.allOf ?? []) as SchemaObject[]).some((member) => member['x-conformance'] === 'reference');
+}
+
+/** The request fields and the response headers of an operation that carry the mark, as Redoc names their rows. */
+function markedRows(op: Operation): Array<{ what: string; status?: string; selector: string }> {
+  const body = contract.resolveSchema(op.raw.requestBody?.content['application/json']?.schema);
+  const fields = Object.entries((body.properties ?? {}) as Record<string, unknown>)
+    .filter(([, schema]) => isMarked(schema))
+    .map(([name]) => ({ what: `field ${name}`, selector: `[id$="/t=request&path=${name}"]` }));
+  const headers = Object.entries(op.responses).flatMap(([status, response]) =>
+    Object.entries(contract.responseHeaders(contract.deref<ResponseObject>(response)))
+      .filter(([, header]) => (header as HeaderObject & { 'x-conformance'?: string })['x-conformance'] === 'reference')
+      .map(([name]) => ({ what: `${status} header ${name}`, status, selector: `[id*="/t=response&c=${status}&"][id$="&path=${name}"]` })),
+  );
+  return [...fields, ...headers];
+}
+
+describe('the docs page says what the mark of a reference decision means', () => {
+  const said = new RegExp(`${escapeRegExp(REFERENCE_WORDS.bound)}|${escapeRegExp(REFERENCE_WORDS.choice)}`);
+
+  it('marks fields and headers of several operations, so that the check below checks something', () => {
+    expect(contract.operations.filter((op) => markedRows(op).length > 0).length).toBeGreaterThan(4);
+  });
+
+  it.each(contract.operations.map((op) => [op.operationId, op] as const))('%s: in words under each marked field and header, never as the bare extension', async (_id, op) => {
+    const section = await openOperation(op);
+    for (const row of markedRows(op)) {
+      const shown = section.locator(row.selector).first();
+      // Another response than the first is shown when its status is chosen.
+      if (row.status && (await shown.count()) === 0) await section.locator('[id$="/responses"]').getByRole('tab', { name: row.status, exact: true }).click();
+      await expect(shown.innerText(), row.what).resolves.toMatch(said);
+    }
+    // The bare extension reads "conformance: reference", as if the field were optional.
+    expect(await section.innerText()).not.toMatch(/conformance:/i);
     expectClean();
   });
 });

@@ -1,15 +1,16 @@
 /**
  * The mock (real Prism, through startMock) answers what a frontend lays pages out with: an image of each
  * documented size, asked for by name with `Prefer: example=…` (Prism cannot read `size`), the default
- * size when nothing is asked; and billing headers that agree with the body they come with.
+ * size when nothing is asked; and billing headers that agree with the body they come with (each operation's
+ * own header examples, the reference's headers with that body: scripts/examples.ts).
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type Mock } from '../../scripts/lib/prism.ts';
-import { billingFor } from '../../scripts/lib/mock-headers.ts';
 import { documentedImageSizes, editImageSizes, exampleCases } from '../../scripts/lib/example-answers.ts';
 import { contract } from '../../src/contract/index.ts';
 import { models } from '../../src/server/domain/catalogue.ts';
+import { billingHeaders } from '../../src/server/http/responses.ts';
 import { exampleRequest, readBody, type SpecRequest } from './spec-requests.ts';
 
 let mock: Mock;
@@ -73,13 +74,22 @@ describe('images from the mock', () => {
   });
 });
 
+/** The billing headers the reference sends with an answer body: from its model's multiplier and its usage. */
+function billingFor(body: unknown): Record<string, string> | undefined {
+  const { model, usage } = body as { model?: string; usage?: Record<string, number> };
+  const found = models.find((m) => m.id === model);
+  // OpenAI's total, or Anthropic's input and output.
+  const total = usage?.total_tokens ?? (usage ? (usage.input_tokens ?? 0) + (usage.output_tokens ?? 0) : undefined);
+  return found && total !== undefined ? billingHeaders(found, total) : undefined;
+}
+
 describe('billing headers from the mock', () => {
   const billed = contract.operations.filter((op) => op.responses['200'] && 'x-gateway-billed-tokens' in contract.responseHeaders(op.responses['200']));
 
   it.each(billed.map((op) => [op.operationId, op] as const))('%s: x-gateway-* agree with the body sent with them', async (_id, op) => {
     const { res, body } = await send(exampleRequest(op, { accept: 'application/json' }));
     expect(res.status).toBe(200);
-    const expected = billingFor(body, models);
+    const expected = billingFor(body);
     expect(expected).toBeDefined();
     expect({
       'x-gateway-multiplier': res.headers.get('x-gateway-multiplier'),

@@ -4,21 +4,19 @@
  * files it reads beside the modules (the contract, the dashboard's page) found from the compiled folder.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../scripts/build-server.ts';
 import { root } from '../../scripts/lib/paths.ts';
 
-// A folder of its own: the quick benchmark (another test file) compiles to dist/node at the same time.
-const outDir = join(root, 'dist', `node-test-${process.pid}`);
 let child: ChildProcess;
 let baseUrl: string;
 let output = '';
 
 beforeAll(async () => {
-  await buildServer(outDir);
-  child = spawn(process.execPath, [join(outDir, 'src', 'server', 'main.js'), '--port', '0', '--store', 'memory', '--token-delay-ms', '5'], {
+  // The quick benchmark (another test file) builds at the same time: builds never change under each other.
+  const build = await buildServer();
+  child = spawn(process.execPath, [join(build, 'src', 'server', 'main.js'), '--port', '0', '--store', 'memory', '--token-delay-ms', '5'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -44,7 +42,6 @@ afterAll(async () => {
     child.kill('SIGTERM');
     await exited;
   }
-  rmSync(outDir, { recursive: true, force: true });
 });
 
 describe('the compiled server (npm start)', () => {

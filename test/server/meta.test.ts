@@ -9,15 +9,22 @@ const server = useServer({ corsOrigins: ['http://localhost:5173'] });
 beforeAll(() => void buildDocsPage('dist/docs/admin.html', 'generated/admin/openapi.json'), 60_000);
 
 describe('what the server offers beside the API', () => {
+  /** A bundle as the server sends it: naming the address it is served from where it names its first server. */
+  function asServed(bundle: string): unknown {
+    const text = readFileSync(bundle, 'utf8');
+    const address = (JSON.parse(text) as { servers: Array<{ url: string }> }).servers[0]!.url;
+    return JSON.parse(text.replaceAll(address, server.baseUrl));
+  }
+
   it('serves the bundled contract at /openapi.json', async () => {
     const res = await fetch(`${server.baseUrl}/openapi.json`);
-    expect(await res.json()).toEqual(JSON.parse(readFileSync('generated/openapi.json', 'utf8')));
+    expect(await res.json()).toEqual(asServed('generated/openapi.json'));
   });
 
   it("serves the admin API's own description, apart from the contract, and its docs page", async () => {
     const res = await fetch(`${server.baseUrl}/dashboard/api/openapi.json`);
     const admin = await res.json();
-    expect(admin).toEqual(JSON.parse(readFileSync('generated/admin/openapi.json', 'utf8')));
+    expect(admin).toEqual(asServed('generated/admin/openapi.json'));
     expect(Object.keys(admin.paths).every((path: string) => path.startsWith('/dashboard/api/'))).toBe(true);
     const docs = await fetch(`${server.baseUrl}/docs/admin`);
     expect(docs.status).toBe(200);
@@ -42,6 +49,33 @@ describe('what the server offers beside the API', () => {
     expect(allowed.headers.get('access-control-allow-headers')).toContain('x-api-key');
     const other = await preflight('http://evil.example');
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it.each([
+    ['no CORS header', {}],
+    ['an Origin but no Access-Control-Request-Method', { origin: 'http://localhost:5173' }],
+    ['an Access-Control-Request-Method but no Origin', { 'access-control-request-method': 'GET' }],
+  ])('answers an OPTIONS with %s as any other method the route lacks: 405 {error} with Allow (D21)', async (_what, headers) => {
+    const res = await fetch(`${server.baseUrl}/v1/models`, { method: 'OPTIONS', headers });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET');
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await res.json()).toEqual({ error: 'Method OPTIONS is not allowed on /v1/models; use GET.' });
+
+    const unknown = await fetch(`${server.baseUrl}/v1/nowhere`, { method: 'OPTIONS', headers });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ error: expect.stringMatching(/^No route OPTIONS \/v1\/nowhere\./) });
+  });
+
+  it('gives a preflight the security headers of every answer', async () => {
+    const res = await fetch(`${server.baseUrl}/v1/models`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET' },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
   it('gives an event stream the same CORS headers as any other answer', async () => {

@@ -1,11 +1,11 @@
 /**
- * A docs page as seen from where it is served. The built page embeds its description, whose first server
- * (`npm start`'s address, `http://127.0.0.1:8080`) is what its servers list, code samples and introduction
- * show; served from another port or host, a reader would copy an address that is not this server's. So the
- * page is sent with that address replaced by the origin it was asked for at, taken from the request's
- * protocol and `Host` header, which the client chooses: only a plain host (a hostname or an IP literal, and a
- * port) is used, so nothing a client sends can put markup or script into the page; anything else gets the
- * page as built.
+ * A description, or its docs page, as seen from where it is served. Both name their first server
+ * (`npm start`'s address, `http://127.0.0.1:8080`), which the page shows in its servers list, code samples and
+ * introduction, and a client of `/openapi.json` takes for the API's address; served from another port or
+ * host, a reader would copy an address that is not this server's. So each is sent with that address replaced
+ * by the origin it was asked for at, taken from the request's protocol and `Host` header, which the client
+ * chooses: only a plain host (a hostname or an IP literal, and a port) is used, so nothing a client sends can
+ * put markup or script into the page, or a quote into the JSON; anything else gets the text as built.
  */
 
 /** A hostname (labels of letters, digits and inner hyphens) or an IPv4 or bracketed IPv6 literal, and a port. */
@@ -32,36 +32,31 @@ export interface ServedPage {
 }
 
 /**
- * The page as served from each origin: `address` (the description's first server) replaced by the origin.
- * Only the last `keep` origins' pages are kept (each is as large as the page, and any client can ask under
+ * A text (a page, a description) as served from each origin: `address` (the description's first server)
+ * replaced by the origin, then made into what is sent by `make` (the page and its policy, say), once per
+ * origin. Only the last `keep` origins' are kept (each is as large as the text, and any client can ask under
  * many hosts); the one built is kept apart.
  *
  * @example
- *   const pageAt = pagesByOrigin(html, 'http://127.0.0.1:8080', (page) => pagePolicy(page));
+ *   const pageAt = servedByOrigin(html, 'http://127.0.0.1:8080', (page) => ({ html: page, policy: pagePolicy(page) }));
  *   reply.send(pageAt(requestOrigin(request.protocol, request.host)).html);
  */
-export function pagesByOrigin(
-  html: string,
-  address: string | undefined,
-  policyOf: (html: string) => string,
-  keep = 4,
-): (origin: string | undefined) => ServedPage {
-  const built: ServedPage = { html, policy: policyOf(html) };
+export function servedByOrigin<T>(text: string, address: string | undefined, make: (text: string) => T, keep = 4): (origin: string | undefined) => T {
+  const built = make(text);
   // Not where a longer address begins (`…:80801`, `…:8080-staging`).
   const occurrences = address ? new RegExp(`${address.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'g') : undefined;
-  const pages = new Map<string, ServedPage>();
+  const served = new Map<string, T>();
   return (origin) => {
     if (!origin || !occurrences || origin === address) return built;
-    let page = pages.get(origin);
-    if (page) {
+    let made = served.get(origin);
+    if (made !== undefined) {
       // Most recently used last, so the oldest is the first to go.
-      pages.delete(origin);
+      served.delete(origin);
     } else {
-      const rewritten = html.replace(occurrences, () => origin);
-      page = { html: rewritten, policy: policyOf(rewritten) };
-      if (pages.size >= keep) pages.delete(pages.keys().next().value!);
+      made = make(text.replace(occurrences, () => origin));
+      if (served.size >= keep) served.delete(served.keys().next().value!);
     }
-    pages.set(origin, page);
-    return page;
+    served.set(origin, made);
+    return made;
   };
 }

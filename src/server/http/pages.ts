@@ -1,7 +1,8 @@
 /**
  * What the server offers beside the operations: `/` (links), the bundled descriptions (`/openapi.json`, the
  * contract; `/dashboard/api/openapi.json`, the admin API) and their Redoc pages (`/docs`, `/docs/admin`),
- * built by `npm run docs` and sent showing the address they are served from (page-origin.ts).
+ * built by `npm run docs`; descriptions and pages are sent naming the address they are served from as their
+ * first server (page-origin.ts).
  */
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
@@ -9,7 +10,7 @@ import type { Contract } from '../../contract/index.ts';
 import { packageFile } from '../../package-root.ts';
 import { demoKeys } from '../domain/keys.ts';
 import { errorBody } from './errors.ts';
-import { pagesByOrigin, requestOrigin, type ServedPage } from './page-origin.ts';
+import { requestOrigin, servedByOrigin, type ServedPage } from './page-origin.ts';
 import { pagePolicy } from './security-headers.ts';
 
 export interface DescribedApi {
@@ -23,17 +24,17 @@ export interface DescribedApi {
 
 export function registerPages(app: FastifyInstance, apis: readonly DescribedApi[], options: { demoKeys: boolean }): void {
   for (const api of apis) {
-    const specJson = readFileSync(api.contract.url, 'utf8');
+    const address = firstServer(api.contract);
+    const specAt = servedByOrigin(readFileSync(api.contract.url, 'utf8'), address, (json) => json);
     let docsAt: ((origin: string | undefined) => ServedPage) | undefined;
-    app.get(api.specPath, async (_request, reply) => reply.type('application/json').send(specJson));
+    app.get(api.specPath, async (request, reply) => reply.type('application/json').send(specAt(requestOrigin(request.protocol, request.host))));
     app.get(api.docsPath, async (request, reply) => {
       try {
-        docsAt ??= pagesByOrigin(
-          readFileSync(packageFile(api.docsFile), 'utf8'),
-          firstServer(api.contract),
+        docsAt ??= servedByOrigin(readFileSync(packageFile(api.docsFile), 'utf8'), address, (html) => ({
+          html,
           // Redoc's page runs its own inline scripts, styles its components inline and searches in a blob: worker.
-          (html) => pagePolicy(html, { inlineStyles: true, blobWorkers: true }),
-        );
+          policy: pagePolicy(html, { inlineStyles: true, blobWorkers: true }),
+        }));
       } catch {
         return reply.code(503).send(errorBody('The docs page is not built yet: run `npm run docs`, then reload.'));
       }
@@ -46,7 +47,7 @@ export function registerPages(app: FastifyInstance, apis: readonly DescribedApi[
   app.get('/', async (_request, reply) => reply.type('text/html; charset=utf-8').header('content-security-policy', homePolicy).send(home));
 }
 
-/** The address the description's page shows for this server: its first server's URL. */
+/** The address the description and its page name for this server: its first server's URL. */
 function firstServer(contract: Contract): string | undefined {
   return (contract.spec.servers as Array<{ url?: string }> | undefined)?.[0]?.url;
 }
