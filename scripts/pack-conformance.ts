@@ -18,7 +18,8 @@ const project = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(join(out, 'generated'), { recursive: true });
 await build({
-  entryPoints: { cli: join(root, 'src/conformance/cli.ts'), index: join(root, 'src/conformance/index.ts') },
+  // The proxy's judge runs in a thread of its own: its module is an entry beside the others (dist/judge-worker.js).
+  entryPoints: { cli: join(root, 'src/conformance/cli.ts'), index: join(root, 'src/conformance/index.ts'), 'judge-worker': join(root, 'src/conformance/proxy/judge-worker.ts') },
   outdir: join(out, 'dist'),
   bundle: true,
   splitting: true,

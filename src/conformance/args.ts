@@ -6,6 +6,7 @@ import { isProfileName } from './profiles.ts';
 import { UsageError, type ConformanceOptions } from './run.ts';
 
 export const USAGE = `Usage: gateway-conformance --base-url URL [options]
+       gateway-conformance proxy --upstream URL [options]   (see proxy --help)
 
 Checks a server against a description: the AI Model Gateway's contract (the default), or OpenAI's or
 Anthropic's protocol, each with its own rules (openapi/, openapi/openai/, openapi/anthropic/).

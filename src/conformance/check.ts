@@ -12,7 +12,8 @@ import type { Profile } from './profiles.ts';
 import type { Violation } from './results.ts';
 import { checkShape, type ShapeOptions } from './shape.ts';
 
-export type Family = 'responses' | 'auth' | 'validation' | 'errors' | 'behaviour' | 'images' | 'tiers' | 'quota' | 'streaming';
+/** `traffic`: what the proxy judges of the exchanges it forwards (`gateway-conformance proxy`). */
+export type Family = 'responses' | 'auth' | 'validation' | 'errors' | 'behaviour' | 'images' | 'tiers' | 'quota' | 'streaming' | 'traffic';
 
 export interface Check {
   /** Stable and unique: `<operationId>/<family>/<slug>`, after `<contract>:` for another contract than the gateway's. */

@@ -13,6 +13,8 @@ import { toJson } from './report/json.ts';
 import { toJunit } from './report/junit.ts';
 import { conforms } from './results.ts';
 import { listChecks, runConformance, UnreachableError, UsageError } from './run.ts';
+import { parseProxyCli, PROXY_USAGE, runProxy } from './proxy/command.ts';
+import type { Report } from './results.ts';
 
 /** Writes a report file, creating the folders it goes in. */
 function writeReport(path: string, text: string): void {
@@ -38,6 +40,7 @@ export interface Output {
  * process.exitCode = await main(['--base-url', 'http://127.0.0.1:8080', '--key', 'pro=sk-demo-pro']);
  */
 export async function main(argv: string[], out: Output = process.stdout, err: Output = process.stderr): Promise<number> {
+  if (argv[0] === 'proxy') return proxyCommand(argv.slice(1), out, err);
   try {
     const options = parseCli(argv);
     if (options.help) {
@@ -59,9 +62,7 @@ export async function main(argv: string[], out: Output = process.stdout, err: Ou
         : { onProgress: ({ index, total, result }) => result && err.write(`${formatProgress(index, total, result)}\n`) }),
     });
     out.write(formatReport(report, { color: Boolean(out.isTTY) && !process.env.NO_COLOR }));
-    if (options.junit) writeReport(options.junit, toJunit(report));
-    if (options.json) writeReport(options.json, toJson(report));
-    if (options.html) writeReport(options.html, toHtml(report));
+    writeReports(report, options);
     const { passed, failed, skipped } = report.summary;
     if (passed + failed === 0) {
       err.write(`gateway-conformance: no check ran (all ${skipped} were skipped; the summary above says why and what to pass).\n`);
@@ -76,6 +77,42 @@ export async function main(argv: string[], out: Output = process.stdout, err: Ou
     }
     if (e instanceof UnreachableError) {
       err.write(`gateway-conformance: ${e.message}\nIs the server running, and are --base-url and --contract right?\n`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+/** Writes the report files asked for (JUnit, JSON, HTML), creating their folders. */
+function writeReports(report: Report, files: { junit?: string; json?: string; html?: string }): void {
+  if (files.junit) writeReport(files.junit, toJunit(report));
+  if (files.json) writeReport(files.json, toJson(report));
+  if (files.html) writeReport(files.html, toHtml(report));
+}
+
+/** `gateway-conformance proxy …`: until SIGINT or SIGTERM. */
+async function proxyCommand(argv: string[], out: Output, err: Output): Promise<number> {
+  try {
+    const options = parseProxyCli(argv);
+    if (options.help) {
+      out.write(`${PROXY_USAGE}\n`);
+      return 0;
+    }
+    const stopped = new Promise<void>((resolve) => {
+      process.once('SIGINT', () => resolve());
+      process.once('SIGTERM', () => resolve());
+    });
+    return await runProxy(options, out, err, stopped, {
+      files: (proxy) => writeReports(proxy.report(), options),
+      console: (proxy) => formatReport(proxy.report(), { color: Boolean(out.isTTY) && !process.env.NO_COLOR }),
+    });
+  } catch (e) {
+    if (e instanceof UsageError) {
+      err.write(`gateway-conformance proxy: ${e.message}\n\n${PROXY_USAGE}\n`);
+      return 2;
+    }
+    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      err.write(`gateway-conformance proxy: ${(e as Error).message}: pass another --port (0 picks a free one)\n`);
       return 2;
     }
     throw e;

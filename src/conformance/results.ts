@@ -39,6 +39,24 @@ export interface CheckResult {
   durationMs: number;
 }
 
+/** What the proxy (`gateway-conformance proxy`) saw of the traffic it forwarded. */
+export interface TrafficSummary {
+  exchanges: number;
+  violating: number;
+  /** Violating exchanges beyond the ones kept whole: counted only. */
+  notKept: number;
+  /** Requests no contract describes (`HEAD /`, a route of the implementation's own). */
+  unmatched: number;
+  /** Exchanges forwarded while the judge was too far behind to take them: not judged (memory stays bounded). */
+  unjudged: number;
+  /** Exchanges with a body longer than the proxy keeps, judged without it. */
+  partial: number;
+  /** Fields sent by clients that the contract lets through without naming them. */
+  undeclared: Array<{ contract: string; operationId: string; field: string; count: number }>;
+  /** Distinct undeclared fields beyond the ones listed: counted only. */
+  undeclaredNotListed: number;
+}
+
 export interface Report {
   baseUrl: string;
   /** The descriptions checked against, in order. */
@@ -52,6 +70,8 @@ export interface Report {
   durationMs: number;
   summary: { passed: number; failed: number; skipped: number; waived: number; requests: number };
   results: CheckResult[];
+  /** A report of the proxy's traffic rather than of a run: the exchanges it saw (the summary then counts exchanges). */
+  traffic?: TrafficSummary;
 }
 
 /** An operation as reports name it: `createMessage`, or `anthropic:createMessage` for another contract than the gateway's. */

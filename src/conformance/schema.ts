@@ -57,7 +57,8 @@ export function jsonType(value: unknown): string {
 export function schemaLocation(schemaPointer: string, ajvSchemaPath: string): string {
   const hash = ajvSchemaPath.indexOf('#');
   const inner = hash >= 0 ? ajvSchemaPath.slice(hash + 1) : ajvSchemaPath;
-  // ajv gives paths inside a `$ref`'d schema from the description's root (`gateway#/components/...`).
-  if (/^\w+#/.test(ajvSchemaPath)) return `#${inner}`;
+  // ajv gives paths inside a `$ref`'d schema from the description's root (`gateway#/components/...`, or
+  // `#/components/...`).
+  if (/^\w+#/.test(ajvSchemaPath) || /^\/(components|paths)\//.test(inner)) return `#${inner}`;
   return `#${schemaPointer}${inner}`;
 }

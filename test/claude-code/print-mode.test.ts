@@ -2,26 +2,14 @@
 // documentation says: ANTHROPIC_BASE_URL is the gateway's root, the key in ANTHROPIC_AUTH_TOKEN (sent as
 // Bearer) or ANTHROPIC_API_KEY (sent as x-api-key). It runs headless (`claude -p`) with a home folder of
 // its own, no traffic but to the gateway, and the tools that run commands or write files disallowed.
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { root } from '../examples/run.ts';
-import { runHeadless, useRecordedServer, type HeadlessRun } from '../helpers/headless-client.ts';
-
-const claude = join(root, 'node_modules', '.bin', 'claude');
-const UNSAFE_TOOLS = 'Bash,Edit,Write,MultiEdit,NotebookEdit,WebFetch,WebSearch,KillShell,Task';
+import { runClaude as run, useRecordedServer, type HeadlessRun } from '../helpers/headless-client.ts';
 
 const gateway = useRecordedServer();
 const seen = () => gateway.seen.map((r) => r.request);
 
 function runClaude(prompt: string, options: { model?: string; env: Record<string, string> }): Promise<HeadlessRun> {
-  return runHeadless(claude, ['-p', prompt, '--model', options.model ?? 'claude-sonnet-4-5', '--disallowedTools', UNSAFE_TOOLS], () => ({
-    ANTHROPIC_BASE_URL: gateway.baseUrl,
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_AUTOUPDATER: '1',
-    // Claude Code would otherwise send its newest model in place of an older id such as claude-opus-4-1.
-    CLAUDE_CODE_DISABLE_LEGACY_MODEL_REMAP: '1',
-    ...options.env,
-  }));
+  return run(gateway.baseUrl, prompt, options);
 }
 
 describe('Claude Code in print mode', () => {

@@ -2,37 +2,13 @@
 // `wire_api = "responses"` pointed at the gateway's `{base_url}/v1`, the key in an environment variable, as
 // the README configures it. It runs headless (`codex exec`) in a read-only sandbox, with a CODEX_HOME and a
 // working folder of its own, and no traffic but to the gateway.
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { root } from '../examples/run.ts';
-import { runHeadless, useRecordedServer, type HeadlessRun } from '../helpers/headless-client.ts';
-
-const codex = join(root, 'node_modules', '.bin', 'codex');
+import { runCodex as run, useRecordedServer, type HeadlessRun } from '../helpers/headless-client.ts';
 
 const gateway = useRecordedServer();
 
 function runCodex(prompt: string, options: { model?: string; key: string }): Promise<HeadlessRun> {
-  return runHeadless(codex, ['exec', '--skip-git-repo-check', '--sandbox', 'read-only', prompt], async (home) => {
-    // The provider as the README gives it; no retries, so that a refusal is reported at once.
-    await writeFile(
-      join(home, 'config.toml'),
-      [
-        `model = "${options.model ?? 'gpt-4o-mini'}"`,
-        'model_provider = "gateway"',
-        '',
-        '[model_providers.gateway]',
-        'name = "AI Model Gateway"',
-        `base_url = "${gateway.baseUrl}/v1"`,
-        'env_key = "GATEWAY_KEY"',
-        'wire_api = "responses"',
-        'request_max_retries = 0',
-        'stream_max_retries = 0',
-        '',
-      ].join('\n'),
-    );
-    return { CODEX_HOME: home, GATEWAY_KEY: options.key };
-  });
+  return run(gateway.baseUrl, prompt, options);
 }
 
 describe('Codex CLI exec', () => {

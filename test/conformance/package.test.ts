@@ -1,6 +1,7 @@
 // The suite as a package of its own: `npm run pack:conformance` builds and packs it, the .tgz installs in an
 // empty folder with nothing else (no Fastify, sharp or SQLite), and `gateway-conformance` runs from there
 // against a running reference server, as another team's CI would run it.
+import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +39,19 @@ describe('the ai-gateway-conformance package', () => {
       const anthropic = await run(bin, ['--base-url', server.baseUrl, '--contract', 'anthropic', '--key', 'sk-demo-ultimate', '--quiet'], { cwd: project });
       expect(anthropic.code, anthropic.stdout.slice(-2000)).toBe(0);
       expect(anthropic.stdout).toMatch(/to anthropic[\s\S]*✓ \d+ passed, 0 failed/);
+      // The proxy, whose judge runs in a thread of its own module.
+      const proxy = spawn(bin, ['proxy', '--upstream', server.baseUrl, '--port', '0'], { cwd: project });
+      let said = '';
+      proxy.stderr.on('data', (d) => (said += d));
+      const proxyUrl = await new Promise<string>((resolve) => proxy.stderr.on('data', () => { const m = /proxy: (http:\S+)/.exec(said); if (m) resolve(m[1]!); }));
+      expect((await fetch(`${proxyUrl}/v1/models`)).status).toBe(200);
+      let printed = '';
+      proxy.stdout.on('data', (d) => (printed += d));
+      const exited = new Promise<number | null>((resolve) => proxy.once('exit', resolve));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      proxy.kill('SIGTERM');
+      expect(await exited, said).toBe(0);
+      expect(printed).toMatch(/✓ 1 exchange: 1 conformed, 0 broke a rule/);
     } finally {
       await rm(project, { recursive: true, force: true });
     }

@@ -10,10 +10,11 @@
  *   expect(gateway.seen.map((r) => r.request)).toContain('POST /v1/responses');
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
+import { root } from '../examples/run.ts';
 import { startFaultProxy, type FaultProxy } from '../mutation/proxy.ts';
 import { startServer, type TestServer } from './server.ts';
 
@@ -87,4 +88,50 @@ export async function runHeadless(
     await rm(home, { recursive: true, force: true });
     await rm(work, { recursive: true, force: true });
   }
+}
+
+const claude = join(root, 'node_modules', '.bin', 'claude');
+const codex = join(root, 'node_modules', '.bin', 'codex');
+/** Claude Code's tools that run commands or write files: never allowed in a test. */
+const UNSAFE_TOOLS = 'Bash,Edit,Write,MultiEdit,NotebookEdit,WebFetch,WebSearch,KillShell,Task';
+
+/**
+ * Claude Code (`claude -p`) pointed at `baseUrl` as the README says (ANTHROPIC_BASE_URL, the root), with no
+ * traffic but to it; `env` gives the key (ANTHROPIC_AUTH_TOKEN or ANTHROPIC_API_KEY).
+ */
+export function runClaude(baseUrl: string, prompt: string, options: { model?: string; env: Record<string, string> }): Promise<HeadlessRun> {
+  return runHeadless(claude, ['-p', prompt, '--model', options.model ?? 'claude-sonnet-4-5', '--disallowedTools', UNSAFE_TOOLS], () => ({
+    ANTHROPIC_BASE_URL: baseUrl,
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+    // Claude Code would otherwise send its newest model in place of an older id such as claude-opus-4-1.
+    CLAUDE_CODE_DISABLE_LEGACY_MODEL_REMAP: '1',
+    ...options.env,
+  }));
+}
+
+/**
+ * Codex CLI (`codex exec`, read-only sandbox) with the README's provider pointed at `${baseUrl}/v1`
+ * (`wire_api = "responses"`), the key in its environment, and no retries, so that a refusal is reported at once.
+ */
+export function runCodex(baseUrl: string, prompt: string, options: { model?: string; key: string }): Promise<HeadlessRun> {
+  return runHeadless(codex, ['exec', '--skip-git-repo-check', '--sandbox', 'read-only', prompt], async (home) => {
+    await writeFile(
+      join(home, 'config.toml'),
+      [
+        `model = "${options.model ?? 'gpt-4o-mini'}"`,
+        'model_provider = "gateway"',
+        '',
+        '[model_providers.gateway]',
+        'name = "AI Model Gateway"',
+        `base_url = "${baseUrl}/v1"`,
+        'env_key = "GATEWAY_KEY"',
+        'wire_api = "responses"',
+        'request_max_retries = 0',
+        'stream_max_retries = 0',
+        '',
+      ].join('\n'),
+    );
+    return { CODEX_HOME: home, GATEWAY_KEY: options.key };
+  });
 }

@@ -27,13 +27,13 @@ import { longRequest, validRequest, withBody, withStreamAccept } from '../reques
 const SSE = 'text/event-stream';
 
 /** An operation's event stream: the schema of one event, and the grammar its events follow. */
-interface EventStream {
+export interface EventStream {
   eventPointer: string;
   grammar: string;
 }
 
 /** The event stream an operation's 200 offers, when its schema declares one (`contentSchema`, `x-event-stream`). */
-function eventStream(ctx: RunContext, op: Operation): EventStream | undefined {
+export function eventStream(ctx: RunContext, op: Operation): EventStream | undefined {
   if (!op.responses['200']?.content?.[SSE]) return undefined;
   const contract = ctx.contract;
   const streamPointer = contract.canonicalPointer(`${op.pointer}/responses/200/content/${escapePointer(SSE)}/schema`);

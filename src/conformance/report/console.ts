@@ -33,11 +33,30 @@ export function formatReport(report: Report, style: ConsoleStyle = { color: fals
     out.push('');
   }
   const { passed, failed, skipped, waived, requests } = report.summary;
+  if (report.traffic) {
+    out.push(...trafficSection(report.traffic, bold));
+    const t = report.traffic;
+    const line = `${plural(t.exchanges, 'exchange')}: ${passed} conformed, ${failed} broke a rule${t.notKept ? ` (${t.notKept} of them not kept)` : ''}${t.unmatched ? `, ${t.unmatched} not in the contracts` : ''}${t.unjudged ? `, ${t.unjudged} not judged (the judge fell behind)` : ''}${t.partial ? `, ${t.partial} judged without a body longer than the proxy keeps` : ''}`;
+    out.push(failed > 0 ? red(`✗ ${line}`) : green(`✓ ${line}`));
+    return `${out.join('\n')}\n`;
+  }
   const skips = skipSummary(report.results);
   if (skips.length > 0) out.push(bold('Skipped'), ...skips, '');
   const line = `${passed} passed, ${failed} failed, ${skipped} skipped${waived ? `, ${waived} waived` : ''} — ${plural(requests, 'request')} in ${(report.durationMs / 1000).toFixed(1)} s`;
   out.push(failed > 0 ? red(`✗ ${line}`) : green(`✓ ${line}`));
   return `${out.join('\n')}\n`;
+}
+
+/** The fields clients sent that the contract lets through without naming them: what it does not describe yet. */
+function trafficSection(traffic: NonNullable<Report['traffic']>, bold: (s: string) => string): string[] {
+  if (traffic.undeclared.length === 0) return [];
+  const width = Math.max(...traffic.undeclared.map((f) => f.field.length));
+  return [
+    bold('Sent by the client, not in the contract') + ' (accepted and ignored; what the contract does not describe yet)',
+    ...traffic.undeclared.map((f) => `  ${f.field.padEnd(width)}  ${plural(f.count, 'exchange')}  ${f.contract === 'gateway' ? '' : `${f.contract}:`}${f.operationId}`),
+    ...(traffic.undeclaredNotListed ? [`  …and ${traffic.undeclaredNotListed} more not listed`] : []),
+    '',
+  ];
 }
 
 function plural(n: number, word: string): string {

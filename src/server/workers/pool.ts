@@ -9,6 +9,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { GatewayError, shuttingDown, unavailable, type ErrorKind } from '../domain/errors.ts';
+import { startModuleWorker, workerBeside } from '../../lib/module-worker.ts';
 
 /** The engines that run in workers: each worker loads one (see engine-worker.ts). */
 export type EngineName = 'text' | 'images';
@@ -34,15 +35,10 @@ interface Task {
 /** Seconds a refused caller is told to wait: about the time a worker takes to finish a heavy task. */
 const RETRY_AFTER_SECONDS = 1;
 
-// A `.ts` module runs under tsx (tests, scripts), and so must its worker; compiled, it is plain JavaScript.
-const fromSource = import.meta.url.endsWith('.ts');
-const entry = new URL(fromSource ? './engine-worker.ts' : './engine-worker.js', import.meta.url);
+const entry = workerBeside(import.meta.url, 'engine-worker');
 
 function startWorker(engine: EngineName, given: Record<string, unknown>): Worker {
-  const workerData = { ...given, engine };
-  if (!fromSource) return new Worker(entry, { workerData });
-  const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`;
-  return new Worker(boot, { eval: true, workerData });
+  return startModuleWorker(entry, { ...given, engine });
 }
 
 export class WorkerPool {

@@ -1,0 +1,36 @@
+/**
+ * Claude Code and Codex CLI, the real clients, through the validating proxy to the reference server: no
+ * exchange breaks a rule of the contracts (the gateway's, Anthropic's, OpenAI's), and the fields they send that
+ * the contracts do not describe are listed for what they are, accepted and ignored.
+ */
+import { describe, expect, it } from 'vitest';
+import { runClaude, runCodex } from '../helpers/headless-client.ts';
+import { useProxied, violationLines } from './proxied.ts';
+
+const proxied = useProxied({ contracts: ['gateway', 'openai', 'anthropic'] });
+
+describe('real clients through the proxy', () => {
+  it('Claude Code (claude -p): its probe and its messages, no violation', async () => {
+    proxied.judged.length = 0;
+    const run = await runClaude(proxied.baseUrl, 'What is the capital of France?', { env: { ANTHROPIC_AUTH_TOKEN: 'sk-demo-pro' } });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/capital of France/);
+    await proxied.proxy.settled();
+    expect(violationLines(proxied.judged)).toEqual([]);
+    const messages = proxied.judged.flat().filter((j) => j.operationId === 'createMessage');
+    expect(messages.length).toBeGreaterThan(0);
+    // What it sends beyond what the contracts name: listed, not a violation.
+    const fields = proxied.proxy.ledger.summary().undeclared.filter((f) => f.operationId === 'createMessage').map((f) => f.field);
+    expect(fields.length).toBeGreaterThan(0);
+  }, 90_000);
+
+  it('Codex CLI (codex exec): its streamed Responses, no violation', async () => {
+    proxied.judged.length = 0;
+    const run = await runCodex(proxied.baseUrl, 'What is the capital of France?', { key: 'sk-demo-starter' });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/capital of France/);
+    await proxied.proxy.settled();
+    expect(violationLines(proxied.judged)).toEqual([]);
+    expect(proxied.judged.flat().some((j) => j.contract === 'openai' && j.operationId === 'createResponse')).toBe(true);
+  }, 90_000);
+});
