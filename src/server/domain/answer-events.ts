@@ -1,0 +1,63 @@
+/**
+ * An answer as it is made, step by step: what every client protocol's stream is written from, whoever makes
+ * the answer — the reference's engine (whose whole answer is split into these steps), or an upstream model
+ * whose stream is translated into them as it arrives. A non-streamed answer is the same steps collected.
+ */
+import type { ChatAnswer } from './engine/text/index.ts';
+
+export type FinishReason = ChatAnswer['finishReason'];
+
+export type AnswerEvent =
+  /** A piece of the text. */
+  | { type: 'text'; text: string }
+  /** A tool call begins (calls are numbered from 0, in order). */
+  | { type: 'tool-call'; index: number; id: string; name: string }
+  /** A piece of a tool call's JSON arguments. */
+  | { type: 'tool-arguments'; index: number; text: string }
+  /** The answer ends: why, and what it cost. Always the last event. */
+  | { type: 'end'; finishReason: FinishReason; stopSequence: string | null; promptTokens: number; completionTokens: number };
+
+/**
+ * The steps of a whole answer: its text token by token, each tool call and its argument pieces, the end.
+ *
+ * @example
+ *   for (const event of eventsOf(answer)) console.log(event.type);
+ */
+export function* eventsOf(answer: ChatAnswer): Generator<AnswerEvent> {
+  for (const text of answer.contentPieces) yield { type: 'text', text };
+  for (const [index, call] of answer.toolCalls.entries()) {
+    yield { type: 'tool-call', index, id: call.id, name: call.name };
+    for (const text of call.argumentPieces) yield { type: 'tool-arguments', index, text };
+  }
+  yield { type: 'end', finishReason: answer.finishReason, stopSequence: answer.stopSequence, promptTokens: answer.promptTokens, completionTokens: answer.completionTokens };
+}
+
+/**
+ * The whole answer the steps add up to (for a client that did not ask for a stream). The text is `null`
+ * when there was none and the answer is tool calls.
+ *
+ * @example
+ *   const answer = await collect(upstreamEvents);
+ */
+export async function collect(events: AsyncIterable<AnswerEvent> | Iterable<AnswerEvent>): Promise<ChatAnswer> {
+  const pieces: string[] = [];
+  const calls: Array<{ id: string; name: string; pieces: string[] }> = [];
+  for await (const event of events) {
+    if (event.type === 'text') pieces.push(event.text);
+    else if (event.type === 'tool-call') calls[event.index] = { id: event.id, name: event.name, pieces: [] };
+    else if (event.type === 'tool-arguments') calls[event.index]?.pieces.push(event.text);
+    else {
+      const toolCalls = calls.filter(Boolean).map((c) => ({ id: c.id, name: c.name, arguments: c.pieces.join(''), argumentPieces: c.pieces }));
+      return {
+        content: pieces.length === 0 && toolCalls.length > 0 ? null : pieces.join(''),
+        contentPieces: pieces,
+        toolCalls,
+        finishReason: event.finishReason,
+        stopSequence: event.stopSequence,
+        promptTokens: event.promptTokens,
+        completionTokens: event.completionTokens,
+      };
+    }
+  }
+  throw new Error('the answer ended without its end event');
+}
