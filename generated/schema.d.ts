@@ -1324,11 +1324,11 @@ export interface components {
             error: {
                 /**
                  * @description By status: 400 `invalid_request_error`, 401 `authentication_error`, 403 `permission_error`, 404
-                 *     `not_found_error`, 413 `request_too_large`, 429 `rate_limit_error`, 500 `api_error`, 503
-                 *     `overloaded_error`.
+                 *     `not_found_error`, 413 `request_too_large`, 429 `rate_limit_error`, 500 and 502 `api_error`, 503
+                 *     `overloaded_error`, 504 `timeout_error` (Anthropic's own types for these statuses).
                  * @enum {string}
                  */
-                type: "invalid_request_error" | "authentication_error" | "permission_error" | "not_found_error" | "request_too_large" | "rate_limit_error" | "api_error" | "overloaded_error";
+                type: "invalid_request_error" | "authentication_error" | "permission_error" | "not_found_error" | "request_too_large" | "rate_limit_error" | "api_error" | "overloaded_error" | "timeout_error";
                 message: string;
             };
         };

@@ -5,6 +5,9 @@
  */
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { contract } from '../contract/index.ts';
+import { builtInEntries, createCatalogue } from './catalogue/catalogue.ts';
+import type { CatalogueEntry } from './catalogue/catalogue-file.ts';
+import { catalogueTextService } from './catalogue/text-service.ts';
 import type { AppContext, Services } from './context.ts';
 import { adminCredentials } from './dashboard/access.ts';
 import { adminApi } from './dashboard/admin-api.ts';
@@ -28,6 +31,7 @@ import { defaultTimeouts, serverTimeouts, type Timeouts } from './http/timeouts.
 import { registerPages } from './http/pages.ts';
 import { registerOperations } from './http/pipeline.ts';
 import { handlers } from './routes/index.ts';
+import { connectUpstreams } from './upstream/upstreams.ts';
 import { defaultWorkerSettings, startEngines, type WorkerSettings } from './workers/engines.ts';
 
 /** Largest request line and headers together (Node's default), answered 431 beyond. */
@@ -62,6 +66,13 @@ export interface GatewayOptions {
   workers?: Partial<WorkerSettings>;
   /** Time limits on receiving requests and on idle connections (decision D25; defaults in http/timeouts.ts). */
   timeouts?: Partial<Timeouts>;
+  /**
+   * The models served and where each one's answers come from (`readCatalogueFile`'s entries); default: the
+   * contract's listing example, every model answered by the built-in engine.
+   */
+  catalogue?: readonly CatalogueEntry[];
+  /** Where the upstreams' keys are read (`api_key_env`); default `process.env`. */
+  environment?: Record<string, string | undefined>;
 }
 
 export interface DashboardInfo {
@@ -119,12 +130,15 @@ export async function buildApp(options: GatewayOptions = {}): Promise<FastifyIns
   }
 
   const engines = startEngines({ ...defaultWorkerSettings(), ...options.workers });
+  const entries = options.catalogue ?? builtInEntries();
+  const upstreams = connectUpstreams(entries, options.environment ?? process.env, engines.text);
   const built: Services = {
-    text: engines.text,
+    text: catalogueTextService(engines.text, upstreams.text),
     images: createImageService(engines.images, createImageQuota(store, now)),
   };
   const context: AppContext = {
     store,
+    catalogue: createCatalogue(entries),
     services: options.services ? options.services(built) : built,
     now,
     tokenDelayMs: options.tokenDelayMs ?? 0,
@@ -135,6 +149,7 @@ export async function buildApp(options: GatewayOptions = {}): Promise<FastifyIns
 
   app.decorate('dashboard', { path: '/dashboard', adminToken: admin.token, adminTokenGenerated: !configuredToken } satisfies DashboardInfo);
   app.addHook('onClose', async () => {
+    await upstreams.close();
     await engines.close();
     await store.close();
   });

@@ -3,20 +3,38 @@
  * answers. Built once by `buildApp`; handlers receive it as their third argument.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Catalogue } from './catalogue/catalogue.ts';
 import type { AdminAccess } from './dashboard/access.ts';
 import type { ImageService } from './domain/images.ts';
 import type { Store } from './domain/store/index.ts';
+import type { AnswerStream } from './domain/answer-events.ts';
 import type { ChatAnswer, ChatRequest, PromptAnswer, PromptRequest } from './domain/engine/text/index.ts';
 
 /**
- * The text engine as the routes use it: the reference's deterministic one in worker threads
- * (workers/engines.ts), or a stand-in with its shape.
+ * Text answers as the routes use them, for any model of the catalogue: the reference's deterministic engine in
+ * worker threads (workers/engines.ts), a model's upstream (upstream/text-service.ts), or a stand-in with this
+ * shape. `signal` aborts the work of a client that went away (an upstream request); the engine's, bounded,
+ * runs to its end.
  */
 export interface TextService {
-  answerChat(request: ChatRequest): Promise<ChatAnswer>;
+  answerChat(request: ChatRequest, signal?: AbortSignal): Promise<ChatAnswer>;
+  /** The answer as it is made, once it has begun (a refusal before that is an error, not a stream). */
+  streamChat(request: ChatRequest, signal?: AbortSignal): Promise<AnswerStream>;
   /** The prompt tokens `answerChat` would bill for the same request. */
   countChatTokens(request: ChatRequest): Promise<number>;
+  completePrompt(request: PromptRequest, signal?: AbortSignal): Promise<PromptAnswer>;
+}
+
+/**
+ * The built-in engine as the services use it: its answers, and the gateway's tokenizer, which also counts what
+ * an upstream does not report.
+ */
+export interface TextEngine {
+  answerChat(request: ChatRequest): Promise<ChatAnswer>;
+  countChatTokens(request: ChatRequest): Promise<number>;
   completePrompt(request: PromptRequest): Promise<PromptAnswer>;
+  /** The tokens of a text, as an answer's are counted. */
+  countTokens(text: string): Promise<number>;
 }
 
 /** The domain services behind the operations; `buildApp({ services })` may wrap or replace them. */
@@ -27,6 +45,8 @@ export interface Services {
 
 export interface AppContext {
   store: Store;
+  /** The models served, and where each one's answers come from. */
+  catalogue: Catalogue;
   services: Services;
   /** The clock: `created` timestamps, the UTC day of quotas, session expiry. */
   now: () => Date;

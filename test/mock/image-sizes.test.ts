@@ -9,9 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type Mock } from '../../scripts/lib/prism.ts';
 import { documentedImageSizes, editImageSizes, exampleCases } from '../../scripts/lib/example-answers.ts';
 import { contract } from '../../src/contract/index.ts';
-import { models } from '../../src/server/domain/catalogue.ts';
+import { createCatalogue } from '../../src/server/catalogue/catalogue.ts';
 import { billingHeaders } from '../../src/server/http/responses.ts';
 import { exampleRequest, readBody, type SpecRequest } from './spec-requests.ts';
+
+const { models } = createCatalogue();
 
 let mock: Mock;
 beforeAll(async () => {

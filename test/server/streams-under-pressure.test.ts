@@ -6,6 +6,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { streamOf } from '../../src/server/domain/answer-events.ts';
 import type { ChatAnswer, ChatRequest } from '../../src/server/domain/engine/text/index.ts';
 import type { Services } from '../../src/server/context.ts';
 import { closeGracefully } from '../../src/server/http/shutdown.ts';
@@ -38,6 +39,9 @@ function longAnswers(pieces: number): { services: (built: Services) => Services;
           },
         });
         return { ...answer, content: words.join(''), contentPieces: counted, completionTokens: pieces, finishReason: 'stop' };
+      },
+      async streamChat(request: ChatRequest) {
+        return streamOf(await this.answerChat(request));
       },
     },
   });

@@ -4,6 +4,8 @@
  */
 import type { components } from '../../../generated/schema.d.ts';
 import type { ChatAnswer } from '../domain/engine/text/index.ts';
+import type { AnswerWriter } from '../http/answer-stream.ts';
+import { anthropicType } from '../http/error-formats.ts';
 import type { SseEvent } from '../http/sse.ts';
 
 type Message = components['schemas']['AnthropicMessage'];
@@ -17,14 +19,18 @@ export interface MessageHead {
   model: string;
 }
 
-function stopReasonOf(answer: ChatAnswer): StopReason {
+function stopReasonOf(answer: Pick<ChatAnswer, 'finishReason' | 'stopSequence'>): StopReason {
   if (answer.finishReason === 'tool_calls') return 'tool_use';
   if (answer.finishReason === 'length') return 'max_tokens';
   return answer.stopSequence === null ? 'end_turn' : 'stop_sequence';
 }
 
-/** The engine's `call_<hex>` id as Anthropic's `toolu_<hex>`. */
+/**
+ * A call's id as Anthropic's `toolu_…`: the engine's (and OpenAI's) `call_<x>` as `toolu_<x>`; an Anthropic
+ * upstream's as it is, so that the client's `tool_result` names what the upstream made.
+ */
 function toolUseId(id: string): string {
+  if (id.startsWith('toolu_')) return id;
   return `toolu_${id.replace(/^call_/, '')}`;
 }
 
@@ -69,27 +75,77 @@ export function toMessage(answer: ChatAnswer, head: MessageHead): Message {
 }
 
 /**
- * The answer as Anthropic's event stream: `message_start`, `ping`, each block as start, deltas (one per
- * token) and stop, then `message_delta` and `message_stop`.
+ * The writer of Anthropic's event stream: `message_start` (with the input tokens, `inputTokens`, as the
+ * request is counted before the answer), `ping`, each block as start, deltas (one per piece) and stop, then
+ * `message_delta` and `message_stop`. When the answer's own count of the input differs from `inputTokens`
+ * (an upstream that reports it only at the end), `message_delta` carries it too, as Anthropic's cumulative
+ * usage does. A failure after the stream has begun is an `error` event.
+ *
+ * @example
+ *   const writer = messageWriter({ id: 'msg_…', model: 'claude-haiku-4-5' }, 12);
  */
-export function* messageEvents(answer: ChatAnswer, head: MessageHead): Generator<SseEvent> {
+export function messageWriter(head: MessageHead, inputTokens: number): AnswerWriter {
   const event = (data: StreamEvent): SseEvent => ({ event: data.type, data });
-  const start: Message = { ...toMessage(answer, head), content: [], stop_reason: null, stop_sequence: null, usage: usageOf(answer, 0) };
-  yield event({ type: 'message_start', message: start });
-  yield event({ type: 'ping' });
-  let index = 0;
-  if (answer.content) {
-    yield event({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
-    for (const text of answer.contentPieces) yield event({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } });
-    yield event({ type: 'content_block_stop', index });
-    index++;
+  let started = false;
+  /** The open block: its index, and which call it is when it is a tool_use block. */
+  let open: { index: number; call?: number } | undefined;
+  let blocks = 0;
+  /** The block of each call, for argument pieces that come after another block began. */
+  const callBlocks = new Map<number, number>();
+
+  function close(out: SseEvent[]): void {
+    if (open) out.push(event({ type: 'content_block_stop', index: open.index }));
+    open = undefined;
   }
-  for (const call of answer.toolCalls) {
-    yield event({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: toolUseId(call.id), name: call.name, input: {} } });
-    for (const partial_json of call.argumentPieces) yield event({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } });
-    yield event({ type: 'content_block_stop', index });
-    index++;
-  }
-  yield event({ type: 'message_delta', delta: { stop_reason: stopReasonOf(answer), stop_sequence: answer.stopSequence }, usage: { output_tokens: answer.completionTokens } });
-  yield event({ type: 'message_stop' });
+
+  return {
+    write(step) {
+      const out: SseEvent[] = [];
+      if (!started) {
+        started = true;
+        const message: Message = {
+          id: head.id,
+          type: 'message',
+          role: 'assistant',
+          model: head.model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: inputTokens, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+        };
+        out.push(event({ type: 'message_start', message }), event({ type: 'ping' }));
+      }
+      switch (step.type) {
+        case 'text':
+          if (open?.call !== undefined || !open) {
+            close(out);
+            open = { index: blocks++ };
+            out.push(event({ type: 'content_block_start', index: open.index, content_block: { type: 'text', text: '' } }));
+          }
+          out.push(event({ type: 'content_block_delta', index: open.index, delta: { type: 'text_delta', text: step.text } }));
+          break;
+        case 'tool-call':
+          close(out);
+          open = { index: blocks++, call: step.index };
+          callBlocks.set(step.index, open.index);
+          out.push(event({ type: 'content_block_start', index: open.index, content_block: { type: 'tool_use', id: toolUseId(step.id), name: step.name, input: {} } }));
+          break;
+        case 'tool-arguments': {
+          const index = callBlocks.get(step.index);
+          if (index !== undefined) out.push(event({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: step.text } }));
+          break;
+        }
+        case 'end': {
+          close(out);
+          const answer = { finishReason: step.finishReason, stopSequence: step.stopSequence };
+          const usage = { output_tokens: step.completionTokens, ...(step.promptTokens !== inputTokens && { input_tokens: step.promptTokens }) };
+          out.push(event({ type: 'message_delta', delta: { stop_reason: stopReasonOf(answer), stop_sequence: step.stopSequence }, usage }));
+          out.push(event({ type: 'message_stop' }));
+          break;
+        }
+      }
+      return out;
+    },
+    fail: (status, message) => [event({ type: 'error', error: { type: anthropicType(status), message } } as StreamEvent)],
+  };
 }

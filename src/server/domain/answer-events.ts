@@ -18,6 +18,26 @@ export type AnswerEvent =
   | { type: 'end'; finishReason: FinishReason; stopSequence: string | null; promptTokens: number; completionTokens: number };
 
 /**
+ * An answer on its way to a client that asked for a stream: its steps, and the whole answer when it was made
+ * before the first step is sent (the engine's), so that what it costs can be said in the answer's headers.
+ * An upstream's answer is known only at its `end`.
+ */
+export interface AnswerStream {
+  readonly answer?: ChatAnswer;
+  readonly events: Iterable<AnswerEvent> | AsyncIterable<AnswerEvent>;
+}
+
+/**
+ * A whole answer as a stream.
+ *
+ * @example
+ *   const stream = streamOf(await engine.answerChat(request));
+ */
+export function streamOf(answer: ChatAnswer): AnswerStream {
+  return { answer, events: eventsOf(answer) };
+}
+
+/**
  * The steps of a whole answer: its text token by token, each tool call and its argument pieces, the end.
  *
  * @example

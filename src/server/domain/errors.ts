@@ -17,8 +17,12 @@ export type ErrorKind =
   | 'too_large'
   /** A limit of the caller's is used up (429). */
   | 'rate_limit'
-  /** The server cannot take the request now: busy, or shutting down (503). */
-  | 'unavailable';
+  /** The server cannot take the request now: busy, shutting down, or a model's upstream is (503). */
+  | 'unavailable'
+  /** A model's upstream failed: unreachable, an error of its own, an answer that is not its protocol (502). */
+  | 'bad_gateway'
+  /** A model's upstream did not answer in time: to connect, to begin, between two events (504). */
+  | 'gateway_timeout';
 
 export class GatewayError extends Error {
   override readonly name: string = 'GatewayError';

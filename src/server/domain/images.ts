@@ -6,12 +6,13 @@
  */
 import type { EncodedEditRequest, GenerationRequest } from './engine/images/index.ts';
 import { generationSizes } from './engine/images/limits.ts';
-import { imageModel } from './catalogue.ts';
 import { invalidRequest, type QuotaState } from './errors.ts';
 import type { ImageQuota } from './quota.ts';
 import type { ApiKeyRecord } from './store/index.ts';
 
 export interface GenerationOrder {
+  /** The image model's id. */
+  model: string;
   prompt: string;
   /** `<width>x<height>`, one of the image model's sizes (decision D12). */
   size: string;
@@ -19,6 +20,8 @@ export interface GenerationOrder {
 }
 
 export interface EditOrder {
+  /** The image model's id. */
+  model: string;
   prompt: string;
   /** The source image and the optional mask as sent: base64 or a `data:` URL. */
   image: string;
@@ -74,7 +77,7 @@ export function createImageService(engine: ImageEngine, quota: ImageQuota): Imag
   return {
     generate(key, order) {
       if (!generationSizes.includes(order.size)) {
-        throw invalidRequest(`Size '${order.size}' is not supported; ${imageModel.id} makes ${generationSizes.join(', ')}.`);
+        throw invalidRequest(`Size '${order.size}' is not supported; ${order.model} makes ${generationSizes.join(', ')}.`);
       }
       const { width, height } = dimensions(order.size);
       return produce(key, order.n, () => engine.generate({ prompt: order.prompt, width, height, n: order.n }));

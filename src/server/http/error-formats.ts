@@ -19,7 +19,7 @@ export function errorBody(message: string): { error: string } {
 export const gatewayErrors: ErrorFormat = (_status, message) => errorBody(message);
 
 /** Anthropic's error type for each status (https://docs.anthropic.com/en/api/errors). */
-function anthropicType(status: number): string {
+export function anthropicType(status: number): string {
   switch (status) {
     case 401:
       return 'authentication_error';
@@ -33,6 +33,8 @@ function anthropicType(status: number): string {
       return 'rate_limit_error';
     case 503:
       return 'overloaded_error';
+    case 504:
+      return 'timeout_error';
     default:
       return status >= 500 ? 'api_error' : 'invalid_request_error';
   }

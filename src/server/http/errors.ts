@@ -14,7 +14,8 @@ export { errorBody };
 import { bodyTooLarge, parseJsonBody, readJsonBody } from './json-body.ts';
 import { quotaHeaders } from './responses.ts';
 
-const statusOf: Record<ErrorKind, number> = {
+/** The status of each kind of domain error. */
+export const statusOf: Record<ErrorKind, number> = {
   invalid_request: 400,
   authentication: 401,
   permission: 403,
@@ -22,8 +23,9 @@ const statusOf: Record<ErrorKind, number> = {
   too_large: 413,
   rate_limit: 429,
   unavailable: 503,
+  bad_gateway: 502,
+  gateway_timeout: 504,
 };
-
 
 /** Sends an error answer in the shape the request's operation declares (`{error}` outside any operation). */
 function send(request: FastifyRequest, reply: FastifyReply, status: number, message: string): FastifyReply {

@@ -3,17 +3,20 @@
  * cost, what is left of a quota, and the image result.
  */
 import type { components } from '../../../generated/schema.d.ts';
-import type { Model } from '../domain/catalogue.ts';
+import type { Model } from '../catalogue/catalogue.ts';
 import type { QuotaState } from '../domain/errors.ts';
 import type { ImageBatch } from '../domain/images.ts';
 
 /**
- * Decision D8: a request costs ceil(total_tokens × multiplier); the client sees it in two headers.
+ * Decision D8: a request costs ceil(total_tokens × multiplier); the client sees it in two headers. A stream
+ * whose cost is known only at its end (an upstream's) carries the multiplier alone (decision D31): its usage
+ * is in the stream.
  *
  * @example
  * billingHeaders(model, 120); // { 'x-gateway-multiplier': '1.5', 'x-gateway-billed-tokens': '180' }
  */
-export function billingHeaders(model: Model, totalTokens: number): Record<string, string> {
+export function billingHeaders(model: Model, totalTokens: number | undefined): Record<string, string> {
+  if (totalTokens === undefined) return { 'x-gateway-multiplier': String(model.multiplier) };
   return {
     'x-gateway-multiplier': String(model.multiplier),
     'x-gateway-billed-tokens': String(Math.ceil(totalTokens * model.multiplier)),

@@ -25,9 +25,11 @@ class EventStream extends Readable {
   #timer: NodeJS.Timeout | undefined;
   #sent = 0;
   #done = false;
+  /** An event of an asynchronous source is on its way. */
+  #waiting = false;
 
   constructor(
-    private readonly events: Iterator<SseEvent>,
+    private readonly events: Iterator<SseEvent> | AsyncIterator<SseEvent>,
     private readonly paceMs: number,
     private readonly log: FastifyBaseLogger,
   ) {
@@ -35,7 +37,7 @@ class EventStream extends Readable {
   }
 
   override _read(): void {
-    if (this.#timer !== undefined) return;
+    if (this.#timer !== undefined || this.#waiting) return;
     // The first event goes out at once; the others `paceMs` apart (GATEWAY_TOKEN_DELAY_MS), for frontends
     // that want to see text arrive.
     if (this.#sent === 0 || this.paceMs <= 0) this.#next();
@@ -45,6 +47,23 @@ class EventStream extends Readable {
   #next(): void {
     this.#timer = undefined;
     const next = this.events.next();
+    // A source made whole beforehand (the engine's answer) is read at once; an upstream's events as they come.
+    if (!(next instanceof Promise)) return this.#push(next);
+    this.#waiting = true;
+    next.then(
+      (result) => {
+        this.#waiting = false;
+        if (!this.destroyed) this.#push(result);
+        else if (!result.done) void this.events.return?.();
+      },
+      (error: Error) => {
+        this.#waiting = false;
+        this.destroy(error);
+      },
+    );
+  }
+
+  #push(next: IteratorResult<SseEvent>): void {
     if (next.done) {
       this.#done = true;
       this.push(null);
@@ -57,7 +76,9 @@ class EventStream extends Readable {
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
     clearTimeout(this.#timer);
     if (!this.#done) {
-      this.events.return?.();
+      // An asynchronous source that is waiting for its next event ends when that wait does (its request
+      // aborted by the route's signal); asking it to return now would only queue behind that wait.
+      if (!this.#waiting) void this.events.return?.();
       this.log.info({ eventsSent: this.#sent }, 'event stream closed by the client before its end');
     }
     callback(error);
@@ -70,12 +91,12 @@ class EventStream extends Readable {
  * @example
  * return sendEvents(reply, chunksOf(answer), { paceMs: 0 });
  */
-export function sendEvents(reply: FastifyReply, events: Iterable<SseEvent>, options: { paceMs?: number } = {}): FastifyReply {
+export function sendEvents(reply: FastifyReply, events: Iterable<SseEvent> | AsyncIterable<SseEvent>, options: { paceMs?: number } = {}): FastifyReply {
   return reply
     .code(200)
     .type('text/event-stream; charset=utf-8')
     .header('cache-control', 'no-cache')
     // Proxies such as nginx would otherwise hold events back until their buffer fills.
     .header('x-accel-buffering', 'no')
-    .send(new EventStream(events[Symbol.iterator](), options.paceMs ?? 0, reply.log));
+    .send(new EventStream(Symbol.asyncIterator in events ? events[Symbol.asyncIterator]() : events[Symbol.iterator](), options.paceMs ?? 0, reply.log));
 }

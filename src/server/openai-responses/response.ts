@@ -3,7 +3,9 @@
  * event stream whose deltas add up to it, every event with a rising `sequence_number`.
  */
 import type { components } from '../../../generated/schema.d.ts';
+import type { AnswerEvent } from '../domain/answer-events.ts';
 import type { ChatAnswer } from '../domain/engine/text/index.ts';
+import type { AnswerWriter } from '../http/answer-stream.ts';
 import type { SseEvent } from '../http/sse.ts';
 
 type ResponseRequest = components['schemas']['ResponseRequest'];
@@ -44,20 +46,25 @@ function outputOf(answer: ChatAnswer, head: ResponseHead): OutputItem[] {
  * toResponse(answer, body, { id: 'resp_…', createdAt, model: 'gpt-4o-mini', newId });
  */
 export function toResponse(answer: ChatAnswer, body: ResponseRequest, head: ResponseHead): Response {
-  const cut = answer.finishReason === 'length';
+  return responseOf(body, head, outputOf(answer, head), answer);
+}
+
+/** The `response` of these output items and this usage; cut short when the answer's finish reason is `length`. */
+function responseOf(body: ResponseRequest, head: ResponseHead, output: OutputItem[], end: Pick<ChatAnswer, 'finishReason' | 'promptTokens' | 'completionTokens'>): Response {
+  const cut = end.finishReason === 'length';
   return {
     id: head.id,
     object: 'response',
     created_at: head.createdAt,
     status: cut ? 'incomplete' : 'completed',
     model: head.model,
-    output: outputOf(answer, head),
+    output,
     usage: {
-      input_tokens: answer.promptTokens,
+      input_tokens: end.promptTokens,
       input_tokens_details: { cached_tokens: 0 },
-      output_tokens: answer.completionTokens,
+      output_tokens: end.completionTokens,
       output_tokens_details: { reasoning_tokens: 0 },
-      total_tokens: answer.promptTokens + answer.completionTokens,
+      total_tokens: end.promptTokens + end.completionTokens,
     },
     error: null,
     incomplete_details: cut ? { reason: 'max_output_tokens' } : null,
@@ -76,34 +83,109 @@ export function toResponse(answer: ChatAnswer, body: ResponseRequest, head: Resp
 }
 
 type EventBody<T> = T extends unknown ? Omit<T, 'sequence_number'> : never;
+type End = Extract<AnswerEvent, { type: 'end' }>;
+type MessageItem = Extract<OutputItem, { type: 'message' }>;
+type CallItem = Extract<OutputItem, { type: 'function_call' }>;
+
+export interface ResponseWriter extends AnswerWriter {
+  /** The whole response once the answer has ended (what `response.completed` carries, and what is kept). */
+  responseAt(end: End): Response;
+}
 
 /**
- * The response as the Responses API's event stream: created, in progress, each output item (added, its
- * text or arguments in deltas of one token, done), then completed or incomplete with the whole response.
+ * The writer of the Responses API's event stream: created, in progress, each output item as it comes (added,
+ * its text or arguments in deltas of one piece, done), then completed or incomplete with the whole response;
+ * every event with a rising `sequence_number`. A failure after the stream has begun is an `error` event.
+ *
+ * @example
+ *   const writer = responseWriter(body, { id: 'resp_…', createdAt, model: 'gpt-4o-mini', newId });
  */
-export function* responseEvents(response: Response, answer: ChatAnswer): Generator<SseEvent> {
+export function responseWriter(body: ResponseRequest, head: ResponseHead): ResponseWriter {
   let sequence = 0;
   const event = (data: EventBody<StreamEvent>): SseEvent => ({ event: data.type, data: { ...data, sequence_number: sequence++ } });
-  const opening: Response = { ...response, status: 'in_progress', output: [], usage: null, incomplete_details: null };
-  yield event({ type: 'response.created', response: opening });
-  yield event({ type: 'response.in_progress', response: opening });
-  let call = 0;
-  for (const [output_index, item] of response.output.entries()) {
-    if (item.type === 'message') {
-      const item_id = item.id;
-      const text = item.content[0]?.text ?? '';
-      yield event({ type: 'response.output_item.added', output_index, item: { ...item, status: 'in_progress', content: [] } });
-      yield event({ type: 'response.content_part.added', item_id, output_index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
-      for (const delta of answer.contentPieces) yield event({ type: 'response.output_text.delta', item_id, output_index, content_index: 0, delta, logprobs: [] });
-      yield event({ type: 'response.output_text.done', item_id, output_index, content_index: 0, text, logprobs: [] });
-      yield event({ type: 'response.content_part.done', item_id, output_index, content_index: 0, part: { type: 'output_text', text, annotations: [] } });
+  let started = false;
+  const output: OutputItem[] = [];
+  /** The item being written: a message and its text so far, or a call. */
+  let open: { item: MessageItem; pieces: string[] } | { item: CallItem; call: number; pieces: string[] } | undefined;
+  let final: Response | undefined;
+
+  /** Ends the open item; a message cut by max_output_tokens is `incomplete`. */
+  function close(out: SseEvent[], cut: boolean): void {
+    if (!open) return;
+    const output_index = output.length;
+    const text = open.pieces.join('');
+    if (open.item.type === 'message') {
+      const item: MessageItem = { ...open.item, status: cut ? 'incomplete' : 'completed', content: [{ type: 'output_text', text, annotations: [] }] };
+      out.push(event({ type: 'response.output_text.done', item_id: item.id, output_index, content_index: 0, text, logprobs: [] }));
+      out.push(event({ type: 'response.content_part.done', item_id: item.id, output_index, content_index: 0, part: { type: 'output_text', text, annotations: [] } }));
+      out.push(event({ type: 'response.output_item.done', output_index, item }));
+      output.push(item);
     } else {
-      const item_id = item.id ?? '';
-      yield event({ type: 'response.output_item.added', output_index, item: { ...item, arguments: '', status: 'in_progress' } });
-      for (const delta of answer.toolCalls[call++]?.argumentPieces ?? []) yield event({ type: 'response.function_call_arguments.delta', item_id, output_index, delta });
-      yield event({ type: 'response.function_call_arguments.done', item_id, output_index, arguments: item.arguments });
+      const item: CallItem = { ...open.item, arguments: text, status: 'completed' };
+      out.push(event({ type: 'response.function_call_arguments.done', item_id: item.id ?? '', output_index, arguments: text }));
+      out.push(event({ type: 'response.output_item.done', output_index, item }));
+      output.push(item);
     }
-    yield event({ type: 'response.output_item.done', output_index, item });
+    open = undefined;
   }
-  yield event({ type: response.status === 'incomplete' ? 'response.incomplete' : 'response.completed', response });
+
+  function openMessage(out: SseEvent[]): void {
+    const item: MessageItem = { type: 'message', id: head.newId('msg_'), status: 'in_progress', role: 'assistant', content: [] };
+    open = { item, pieces: [] };
+    const output_index = output.length;
+    out.push(event({ type: 'response.output_item.added', output_index, item }));
+    out.push(event({ type: 'response.content_part.added', item_id: item.id, output_index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } }));
+  }
+
+  const writer: ResponseWriter = {
+    responseAt(end) {
+      final ??= responseOf(body, head, output, end);
+      return final;
+    },
+    write(step) {
+      const out: SseEvent[] = [];
+      if (!started) {
+        started = true;
+        const opening: Response = { ...responseOf(body, head, [], { finishReason: 'stop', promptTokens: 0, completionTokens: 0 }), status: 'in_progress', usage: null };
+        out.push(event({ type: 'response.created', response: opening }), event({ type: 'response.in_progress', response: opening }));
+      }
+      switch (step.type) {
+        case 'text':
+          if (open?.item.type !== 'message') {
+            close(out, false);
+            openMessage(out);
+          }
+          open!.pieces.push(step.text);
+          out.push(event({ type: 'response.output_text.delta', item_id: open!.item.id!, output_index: output.length, content_index: 0, delta: step.text, logprobs: [] }));
+          break;
+        case 'tool-call': {
+          close(out, false);
+          const item: CallItem = { type: 'function_call', id: head.newId('fc_'), call_id: step.id, name: step.name, arguments: '', status: 'in_progress' };
+          open = { item, call: step.index, pieces: [] };
+          out.push(event({ type: 'response.output_item.added', output_index: output.length, item }));
+          break;
+        }
+        case 'tool-arguments':
+          // Pieces of a call other than the one being written (an upstream that interleaves them) cannot be
+          // placed in this protocol's order, and the call's item says its whole arguments when done.
+          if (open && 'call' in open && open.call === step.index) {
+            open.pieces.push(step.text);
+            out.push(event({ type: 'response.function_call_arguments.delta', item_id: open.item.id ?? '', output_index: output.length, delta: step.text }));
+          }
+          break;
+        case 'end': {
+          const cut = step.finishReason === 'length';
+          // An answer of nothing is one empty message, as the JSON answer is; one cut before its first piece has none.
+          if (!open && output.length === 0 && !cut) openMessage(out);
+          close(out, cut);
+          const response = writer.responseAt(step);
+          out.push(event({ type: response.status === 'incomplete' ? 'response.incomplete' : 'response.completed', response }));
+          break;
+        }
+      }
+      return out;
+    },
+    fail: (_status, message) => [event({ type: 'error', code: null, message, param: null } as EventBody<StreamEvent>)],
+  };
+  return writer;
 }

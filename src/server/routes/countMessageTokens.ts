@@ -4,15 +4,14 @@
  */
 import type { components } from '../../../generated/schema.d.ts';
 import { toChatRequest } from '../anthropic/conversation.ts';
-import { modelFor } from '../domain/catalogue.ts';
 import type { Handler } from '../context.ts';
 
 type CountTokensRequest = components['schemas']['AnthropicCountTokensRequest'];
 type TokenCount = components['schemas']['AnthropicTokenCount'];
 
-export const countMessageTokens: Handler = async (request, reply, { services }) => {
+export const countMessageTokens: Handler = async (request, reply, { catalogue, services }) => {
   const body = request.body as CountTokensRequest;
-  const model = modelFor(body.model, '/v1/messages', request.apiKey?.tier);
+  const model = catalogue.modelFor(body.model, '/v1/messages', request.apiKey?.tier);
   const inputTokens = await services.text.countChatTokens({ ...toChatRequest(body), model: model.id });
   return reply.send({ input_tokens: inputTokens } satisfies TokenCount);
 };

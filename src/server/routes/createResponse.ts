@@ -3,30 +3,48 @@
  * stream whose deltas add up to exactly the JSON answer. Kept for the key unless `store` is false.
  */
 import type { components } from '../../../generated/schema.d.ts';
-import { modelFor } from '../domain/catalogue.ts';
 import { keepResponse, previousConversation } from '../domain/responses.ts';
 import { billingHeaders } from '../http/responses.ts';
+import { abandonedBy } from '../http/abandoned.ts';
+import { writeAnswer } from '../http/answer-stream.ts';
 import { sendEvents } from '../http/sse.ts';
 import { newId } from '../ids.ts';
 import { inputItems, toChatRequest } from '../openai-responses/conversation.ts';
-import { responseEvents, toResponse } from '../openai-responses/response.ts';
+import { responseWriter, toResponse } from '../openai-responses/response.ts';
 import type { Handler } from '../context.ts';
 
 type ResponseRequest = components['schemas']['ResponseRequest'];
+type Response = components['schemas']['Response'];
 
-export const createResponse: Handler = async (request, reply, { services, store, now, tokenDelayMs }) => {
+export const createResponse: Handler = async (request, reply, { catalogue, services, store, now, tokenDelayMs }) => {
   const body = request.body as ResponseRequest;
   const key = request.apiKey!;
-  const model = modelFor(body.model, '/v1/responses', key.tier);
+  const model = catalogue.modelFor(body.model, '/v1/responses', key.tier);
   const at = now();
   const history = body.previous_response_id ? await previousConversation(store, body.previous_response_id, key.id, at) : [];
-  const answer = await services.text.answerChat({ ...toChatRequest(body, history), model: model.id });
-  const response = toResponse(answer, body, { id: newId('resp_'), createdAt: Math.floor(at.getTime() / 1000), model: model.id, newId });
-  if (body.store !== false) {
-    const items = [...history, ...inputItems(body.input), ...response.output];
-    await keepResponse(store, { id: response.id, keyId: key.id, createdAt: at.toISOString(), response, items }, at);
+  const chat = { ...toChatRequest(body, history), model: model.id };
+  const head = { id: newId('resp_'), createdAt: Math.floor(at.getTime() / 1000), model: model.id, newId };
+  const keep = (response: Response) =>
+    body.store === false ? Promise.resolve() : keepResponse(store, { id: response.id, keyId: key.id, createdAt: at.toISOString(), response, items: [...history, ...inputItems(body.input), ...response.output] }, at);
+  const signal = abandonedBy(reply);
+
+  if (body.stream) {
+    const stream = await services.text.streamChat(chat, signal);
+    reply.headers(billingHeaders(model, stream.answer && stream.answer.promptTokens + stream.answer.completionTokens));
+    // A whole answer is kept before its stream begins, and the stream names the items it kept; an upstream's
+    // is kept when it has ended, before the event that says so (a client may continue from it at once).
+    let writer = responseWriter(body, head);
+    if (stream.answer) {
+      const kept = toResponse(stream.answer, body, head);
+      await keep(kept);
+      const ids = kept.output.map((item) => item.id ?? newId('fc_'));
+      writer = responseWriter(body, { ...head, newId: (prefix) => ids.shift() ?? newId(prefix) });
+    }
+    const events = writeAnswer(stream, writer, { log: reply.log, ...(!stream.answer && { beforeEnd: (end) => keep(writer.responseAt(end)) }) });
+    return sendEvents(reply, events, { paceMs: tokenDelayMs });
   }
-  reply.headers(billingHeaders(model, answer.promptTokens + answer.completionTokens));
-  if (body.stream) return sendEvents(reply, responseEvents(response, answer), { paceMs: tokenDelayMs });
-  return reply.send(response);
+  const answer = await services.text.answerChat(chat, signal);
+  const response = toResponse(answer, body, head);
+  await keep(response);
+  return reply.headers(billingHeaders(model, answer.promptTokens + answer.completionTokens)).send(response);
 };

@@ -3,8 +3,8 @@
  * required, both must agree), and the answer is a `text_completion` object.
  */
 import type { components } from '../../../generated/schema.d.ts';
-import { modelFor } from '../domain/catalogue.ts';
 import { invalidRequest } from '../domain/errors.ts';
+import { abandonedBy } from '../http/abandoned.ts';
 import { billingHeaders } from '../http/responses.ts';
 import { newId } from '../ids.ts';
 import type { Handler } from '../context.ts';
@@ -12,7 +12,7 @@ import type { Handler } from '../context.ts';
 type TextRequest = components['schemas']['TextCompletionRequest'];
 type TextCompletion = components['schemas']['TextCompletion'];
 
-export const createTextCompletion: Handler = async (request, reply, { services, now }) => {
+export const createTextCompletion: Handler = async (request, reply, { catalogue, services, now }) => {
   const query = request.query as { model?: string };
   const body = request.body as TextRequest;
   if (query.model !== undefined && body.model !== undefined && query.model !== body.model) {
@@ -20,14 +20,11 @@ export const createTextCompletion: Handler = async (request, reply, { services, 
   }
   const modelId = body.model ?? query.model;
   if (modelId === undefined) throw invalidRequest("A model is required; give it as the 'model' query parameter or as 'model' in the body.");
-  const model = modelFor(modelId, '/v1/generation/prompt', request.apiKey?.tier);
-  const answer = await services.text.completePrompt({
-    model: model.id,
-    prompt: body.prompt,
-    temperature: body.temperature,
-    seed: body.seed,
-    maxTokens: body.max_tokens,
-  });
+  const model = catalogue.modelFor(modelId, '/v1/generation/prompt', request.apiKey?.tier);
+  const answer = await services.text.completePrompt(
+    { model: model.id, prompt: body.prompt, temperature: body.temperature, seed: body.seed, maxTokens: body.max_tokens },
+    abandonedBy(reply),
+  );
   const usage = {
     prompt_tokens: answer.promptTokens,
     completion_tokens: answer.completionTokens,

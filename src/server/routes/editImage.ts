@@ -3,16 +3,16 @@
  * D15); counted against the same daily quota as generation (decision D7).
  */
 import type { components } from '../../../generated/schema.d.ts';
-import { imageModel, modelFor } from '../domain/catalogue.ts';
 import { imageResult, quotaHeaders } from '../http/responses.ts';
 import type { Handler } from '../context.ts';
 
 type EditRequest = components['schemas']['ImageEditRequest'];
 
-export const editImage: Handler = async (request, reply, { services, now }) => {
+export const editImage: Handler = async (request, reply, { catalogue, services, now }) => {
   const body = request.body as EditRequest;
-  modelFor(imageModel.id, '/v1/generation/image/edit', request.apiKey!.tier);
+  const model = catalogue.editModel(request.apiKey!.tier);
   const batch = await services.images.edit(request.apiKey!, {
+    model: model.id,
     prompt: body.prompt,
     image: body.image,
     mask: body.mask,

@@ -71,14 +71,21 @@ export class UpstreamClient {
     }
   }
 
-  /** Sends `body` to `path` and yields the events of its stream as each arrives. */
-  async *events(path: string, body: unknown, signal?: AbortSignal): AsyncGenerator<UpstreamEvent> {
+  /**
+   * Sends `body` to `path` and, once the upstream has begun a stream (a refusal before is thrown here), gives
+   * its events as each arrives.
+   */
+  async stream(path: string, body: unknown, signal?: AbortSignal): Promise<AsyncIterable<UpstreamEvent>> {
     const res = await this.#send(path, body, 'text/event-stream', signal);
     const type = String(res.headers['content-type'] ?? '');
     if (!type.startsWith('text/event-stream')) {
       res.body.destroy();
       throw new UpstreamError('malformed', `The upstream ${this.#origin} answered a stream request with ${type || 'no content type'}, not text/event-stream.`);
     }
+    return this.#events(res);
+  }
+
+  async *#events(res: Dispatcher.ResponseData): AsyncGenerator<UpstreamEvent> {
     try {
       for await (const event of readEvents(Readable.toWeb(res.body) as ReadableStream<Uint8Array>)) yield { ...(event.event ? { event: event.event } : {}), data: event.data };
     } catch (error) {

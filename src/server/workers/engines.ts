@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 // sharp is loaded by the main thread too, so its native libraries stay loaded while image workers come and
 // go (on glibc, unloading them with the last worker that used them crashes the process).
 import 'sharp';
-import type { TextService } from '../context.ts';
+import type { TextEngine } from '../context.ts';
 import type { ChatAnswer, PromptAnswer } from '../domain/engine/text/index.ts';
 import { shareO200k } from '../domain/engine/text/o200k.ts';
 import type { ImageEngine } from '../domain/images.ts';
@@ -30,7 +30,7 @@ export function defaultWorkerSettings(cores = availableParallelism()): WorkerSet
 }
 
 export interface Engines {
-  text: TextService;
+  text: TextEngine;
   images: ImageEngine;
   /** Lets running tasks finish, then stops the workers. */
   close(): Promise<void>;
@@ -53,6 +53,7 @@ export function startEngines(settings: WorkerSettings): Engines {
       answerChat: (request) => text.run<ChatAnswer>('answerChat', [request]),
       countChatTokens: (request) => text.run<number>('countChatTokens', [request]),
       completePrompt: (request) => text.run<PromptAnswer>('completePrompt', [request]),
+      countTokens: (value) => text.run<number>('countTokens', [value]),
     },
     images: {
       generate: (request) => images.run<Uint8Array[]>('generate', [request]).then(asBuffers),

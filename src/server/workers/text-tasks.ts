@@ -7,4 +7,4 @@ import type { SharedVocabulary } from '../domain/engine/text/vocabulary.ts';
 // before the engine is loaded, since some of its modules count tokens as they load.
 useO200k((workerData as { vocabulary: SharedVocabulary }).vocabulary);
 
-export const { answerChat, completePrompt, countChatTokens } = await import('../domain/engine/text/index.ts');
+export const { answerChat, completePrompt, countChatTokens, countTokens } = await import('../domain/engine/text/index.ts');

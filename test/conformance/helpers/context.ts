@@ -5,7 +5,9 @@ import { ImageLedger, type RunContext } from '../../../src/conformance/check.ts'
 import { Credentials, KeyRing } from '../../../src/conformance/keys.ts';
 import { profiles, type ProfileName } from '../../../src/conformance/profiles.ts';
 import { imageOperations } from '../../../src/conformance/scope.ts';
-import { models } from '../../../src/server/domain/catalogue.ts';
+import { createCatalogue } from '../../../src/server/catalogue/catalogue.ts';
+
+const { models } = createCatalogue();
 
 export function contextFor(name: ContractName = 'gateway', profile: ProfileName = 'full', overrides: Partial<RunContext> = {}): RunContext {
   const contract = loadContract(name);

@@ -1,0 +1,75 @@
+/**
+ * An answer as OpenAI's `chat.completion.chunk` events (decision D17): the role first, one delta per piece of
+ * text (or of a tool call's arguments), the finish reason, the usage when asked for, and `[DONE]`. A stream
+ * that fails after it began ends with one `{"error": message}` event and no `[DONE]` (decision D31), which
+ * OpenAI's SDKs raise as an error.
+ */
+import type { components } from '../../../generated/schema.d.ts';
+import type { AnswerEvent } from '../domain/answer-events.ts';
+import type { AnswerWriter } from '../http/answer-stream.ts';
+import type { SseEvent } from '../http/sse.ts';
+
+type Chunk = components['schemas']['ChatCompletionChunk'];
+type Delta = Chunk['choices'][number]['delta'];
+type Usage = components['schemas']['Usage'];
+
+/** What every chunk of one completion repeats. */
+export interface ChunkHead {
+  id: string;
+  created: number;
+  model: string;
+}
+
+/**
+ * The writer of one completion's chunks; `includeUsage` is the request's `stream_options.include_usage`.
+ *
+ * @example
+ *   const writer = chatChunks({ id: 'chatcmpl-…', created, model: 'gpt-4o-mini' }, false);
+ */
+export function chatChunks(head: ChunkHead, includeUsage: boolean): AnswerWriter {
+  const chunk = (delta: Delta, finish: Chunk['choices'][number]['finish_reason'] = null): SseEvent => ({
+    data: {
+      ...head,
+      object: 'chat.completion.chunk',
+      choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+      // With include_usage, every chunk but the last carries `usage: null`, as OpenAI's do.
+      ...(includeUsage && { usage: null }),
+    } satisfies Chunk,
+  });
+  let opened = false;
+
+  /** The role chunk: its content is null when the answer begins with a tool call (or is one cut to nothing), as OpenAI's. */
+  function open(first: AnswerEvent): SseEvent {
+    opened = true;
+    const noText = first.type === 'tool-call' || (first.type === 'end' && first.finishReason === 'length');
+    return chunk({ role: 'assistant', content: noText ? null : '' });
+  }
+
+  return {
+    write(step) {
+      const out = opened ? [] : [open(step)];
+      switch (step.type) {
+        case 'text':
+          out.push(chunk({ content: step.text }));
+          break;
+        case 'tool-call':
+          out.push(chunk({ tool_calls: [{ index: step.index, id: step.id, type: 'function', function: { name: step.name, arguments: '' } }] }));
+          break;
+        case 'tool-arguments':
+          out.push(chunk({ tool_calls: [{ index: step.index, function: { arguments: step.text } }] }));
+          break;
+        case 'end': {
+          out.push(chunk({}, step.finishReason));
+          if (includeUsage) {
+            const usage: Usage = { prompt_tokens: step.promptTokens, completion_tokens: step.completionTokens, total_tokens: step.promptTokens + step.completionTokens };
+            out.push({ data: { ...head, object: 'chat.completion.chunk', choices: [], usage } satisfies Chunk });
+          }
+          out.push({ data: '[DONE]' });
+          break;
+        }
+      }
+      return out;
+    },
+    fail: (_status, message) => [{ data: { error: message } }],
+  };
+}

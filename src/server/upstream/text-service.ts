@@ -1,0 +1,91 @@
+/**
+ * A model whose answers come from an upstream, behind the same `TextService` as the engine: the request
+ * translated into the upstream's protocol (protocols/), sent over its pooled connections (http.ts), and the
+ * answer or its stream translated back step by step. Usage the upstream does not report is counted by the
+ * gateway's tokenizer, so that billing always has a figure; failures become the gateway's own errors
+ * (gateway-errors.ts). The prompt endpoint is a chat of one user turn.
+ */
+import type { TextEngine, TextService } from '../context.ts';
+import type { AnswerEvent, AnswerStream } from '../domain/answer-events.ts';
+import type { ChatAnswer, ChatRequest } from '../domain/engine/text/index.ts';
+import type { UpstreamEntry } from '../catalogue/catalogue-file.ts';
+import { asGatewayError, type UpstreamIdentity } from './gateway-errors.ts';
+import type { UpstreamClient } from './http.ts';
+import { textProtocols, UNCOUNTED, type TextProtocolName } from './protocols/index.ts';
+
+/**
+ * @example
+ *   const service = upstreamTextService('gpt-4o', entry, client, engines.text, process.env.OPENAI_API_KEY);
+ */
+export function upstreamTextService(model: string, entry: UpstreamEntry, client: UpstreamClient, engine: TextEngine, key: string | undefined): TextService {
+  const protocol = textProtocols[entry.protocol as TextProtocolName];
+  const identity: UpstreamIdentity = { model, origin: client.origin, key };
+
+  /** The upstream's figures, and the gateway's count where it gave none. */
+  async function counted<T extends { promptTokens: number; completionTokens: number }>(usage: T, request: ChatRequest, answerText: () => string): Promise<T> {
+    const [promptTokens, completionTokens] = await Promise.all([
+      usage.promptTokens === UNCOUNTED ? engine.countChatTokens(request) : usage.promptTokens,
+      usage.completionTokens === UNCOUNTED ? engine.countTokens(answerText()) : usage.completionTokens,
+    ]);
+    return { ...usage, promptTokens, completionTokens };
+  }
+
+  async function answerChat(request: ChatRequest, signal?: AbortSignal): Promise<ChatAnswer> {
+    try {
+      const { path, body } = protocol.toUpstream(request, entry.model, false);
+      const answer = protocol.fromUpstream(await client.json(path, body, signal));
+      return await counted(answer, request, () => textOf(answer.content, answer.toolCalls.map((c) => c.arguments)));
+    } catch (error) {
+      throw asGatewayError(error, identity);
+    }
+  }
+
+  /** The upstream's steps as they arrive, its failures the gateway's, its end with every count. */
+  async function* translated(steps: AsyncIterable<AnswerEvent>, request: ChatRequest): AsyncGenerator<AnswerEvent> {
+    const pieces: string[] = [];
+    try {
+      for await (const step of steps) {
+        if (step.type === 'text' || step.type === 'tool-arguments') pieces.push(step.text);
+        yield step.type === 'end' ? await counted(step, request, () => pieces.join('')) : step;
+      }
+    } catch (error) {
+      throw asGatewayError(error, identity);
+    }
+  }
+
+  return {
+    answerChat,
+    async streamChat(request, signal): Promise<AnswerStream> {
+      try {
+        const { path, body } = protocol.toUpstream(request, entry.model, true);
+        const events = await client.stream(path, body, signal);
+        return { events: translated(protocol.eventsFrom(events), request) };
+      } catch (error) {
+        throw asGatewayError(error, identity);
+      }
+    },
+    countChatTokens: (request) => engine.countChatTokens(request),
+    async completePrompt(request, signal) {
+      const chat: ChatRequest = {
+        model: request.model,
+        messages: [{ role: 'user', content: request.prompt }],
+        temperature: request.temperature,
+        seed: request.seed,
+        maxTokens: request.maxTokens ?? null,
+      };
+      const answer = await answerChat(chat, signal);
+      return {
+        text: answer.content ?? '',
+        pieces: answer.contentPieces,
+        finishReason: answer.finishReason === 'length' ? 'length' : 'stop',
+        promptTokens: answer.promptTokens,
+        completionTokens: answer.completionTokens,
+      };
+    },
+  };
+}
+
+/** The text an answer's completion tokens are counted on: its content and its calls' arguments. */
+function textOf(content: string | null, calls: string[]): string {
+  return [content ?? '', ...calls].join('');
+}
