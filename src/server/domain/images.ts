@@ -4,7 +4,7 @@
  * (so a request over the quota costs no work) and given back when decoding or painting fails (so a failed
  * request costs no quota).
  */
-import type { EncodedEditRequest, GenerationRequest } from './engine/images/index.ts';
+import type { EditPreparation, EncodedEditRequest, GenerationRequest, PreparedEdit } from './engine/images/index.ts';
 import { generationSizes } from './engine/images/limits.ts';
 import { invalidRequest, type QuotaState } from './errors.ts';
 import type { ImageQuota } from './quota.ts';
@@ -49,6 +49,8 @@ export interface ImageService {
 export interface ImageEngine {
   generate(request: GenerationRequest): Promise<Buffer[]>;
   edit(request: EncodedEditRequest): Promise<Buffer[]>;
+  /** An edit's pictures made ready for a model upstream at OpenAI (its image at the output size, its mask in OpenAI's convention). */
+  prepareEdit(request: EditPreparation): Promise<PreparedEdit>;
 }
 
 function dimensions(size: string): { width: number; height: number } {

@@ -1,12 +1,12 @@
 /**
  * The HTTP side of an upstream: one pool of kept-alive connections per upstream (undici), the request sent as
- * JSON with the operator's key, and what comes back read as JSON or as a server-sent event stream, event by
- * event as it arrives (the project's one SSE reader). Time limits on the connection, the first byte and the
- * silence between two pieces of a stream; a client that goes away aborts the upstream request. Every failure
- * becomes an `UpstreamError`; the operator's key appears in none of them.
+ * JSON (an image edit: as a multipart form) with the operator's key, and what comes back read as JSON or as a
+ * server-sent event stream, event by event as it arrives (the project's one SSE reader). Time limits on the
+ * connection, the first byte and the silence between two pieces of a stream; a client that goes away aborts
+ * the upstream request. Every failure becomes an `UpstreamError`; the operator's key appears in none of them.
  */
 import { Readable } from 'node:stream';
-import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
+import { FormData as UndiciFormData, Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import { readEvents } from '../../client/sse.ts';
 import { UpstreamError } from './errors.ts';
 import type { UpstreamEvent } from './protocols/index.ts';
@@ -62,13 +62,15 @@ export class UpstreamClient {
 
   /** Sends `body` to `path` and reads the JSON answer. */
   async json(path: string, body: unknown, signal?: AbortSignal): Promise<unknown> {
-    const res = await this.#send(path, body, 'application/json', signal);
-    const text = await readText(res.body, ANSWER_BYTES, this.#origin);
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new UpstreamError('malformed', `The upstream ${this.#origin} answered something that is not JSON.`);
-    }
+    return this.#jsonAnswer(await this.#send(path, asJson(body), 'application/json', signal));
+  }
+
+  /**
+   * Sends `form` to `path` as multipart/form-data (undici writes the content type with its boundary) and
+   * reads the JSON answer, as `json` does.
+   */
+  async form(path: string, form: FormData, signal?: AbortSignal): Promise<unknown> {
+    return this.#jsonAnswer(await this.#send(path, { body: undiciForm(form) }, 'application/json', signal));
   }
 
   /**
@@ -76,7 +78,7 @@ export class UpstreamClient {
    * its events as each arrives.
    */
   async stream(path: string, body: unknown, signal?: AbortSignal): Promise<AsyncIterable<UpstreamEvent>> {
-    const res = await this.#send(path, body, 'text/event-stream', signal);
+    const res = await this.#send(path, asJson(body), 'text/event-stream', signal);
     const type = String(res.headers['content-type'] ?? '');
     if (!type.startsWith('text/event-stream')) {
       res.body.destroy();
@@ -97,14 +99,23 @@ export class UpstreamClient {
     await this.#pool.close();
   }
 
-  async #send(path: string, body: unknown, accept: string, signal?: AbortSignal): Promise<Dispatcher.ResponseData> {
+  async #jsonAnswer(res: Dispatcher.ResponseData): Promise<unknown> {
+    const text = await readText(res.body, ANSWER_BYTES, this.#origin);
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new UpstreamError('malformed', `The upstream ${this.#origin} answered something that is not JSON.`);
+    }
+  }
+
+  async #send(path: string, payload: Payload, accept: string, signal?: AbortSignal): Promise<Dispatcher.ResponseData> {
     let res: Dispatcher.ResponseData;
     try {
       res = await this.#pool.request({
         method: 'POST',
         path: `${this.#prefix}${path}`,
-        headers: { ...this.target.headers, 'content-type': 'application/json', accept },
-        body: JSON.stringify(body),
+        headers: { ...this.target.headers, ...(payload.type !== undefined && { 'content-type': payload.type }), accept },
+        body: payload.body,
         ...(signal ? { signal } : {}),
       });
     } catch (error) {
@@ -121,6 +132,31 @@ export class UpstreamClient {
     }
     return res;
   }
+}
+
+/** A request body, and its content type when undici does not write one itself (it does for a form). */
+interface Payload {
+  body: string | UndiciFormData;
+  type?: string;
+}
+
+function asJson(body: unknown): Payload {
+  return { body: JSON.stringify(body), type: 'application/json' };
+}
+
+/**
+ * The form as undici's own FormData: undici knows a form by its class, and Node's global FormData is the
+ * class of the undici copy inside Node, another one (undici then fails with "action is not a function").
+ * The entries move over; the files' bytes are not copied.
+ */
+function undiciForm(form: FormData): UndiciFormData {
+  if (form instanceof UndiciFormData) return form;
+  const own = new UndiciFormData();
+  for (const [name, value] of form) {
+    if (typeof value === 'string') own.append(name, value);
+    else own.append(name, value, value.name);
+  }
+  return own;
 }
 
 /** An error body's message in any of the shapes (OpenAI's and Anthropic's `error.message`, the gateway's `error`). */

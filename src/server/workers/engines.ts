@@ -10,6 +10,7 @@ import 'sharp';
 import type { TextEngine } from '../context.ts';
 import type { ChatAnswer, PromptAnswer } from '../domain/engine/text/index.ts';
 import { shareO200k } from '../domain/engine/text/o200k.ts';
+import type { PreparedEdit } from '../domain/engine/images/index.ts';
 import type { ImageEngine } from '../domain/images.ts';
 import { WorkerPool, type PoolSize } from './pool.ts';
 
@@ -58,9 +59,16 @@ export function startEngines(settings: WorkerSettings): Engines {
     images: {
       generate: (request) => images.run<Uint8Array[]>('generate', [request]).then(asBuffers),
       edit: (request) => images.run<Uint8Array[]>('edit', [request]).then(asBuffers),
+      prepareEdit: (request) => images.run<{ image: Uint8Array; mask?: Uint8Array }>('prepareEdit', [request]).then(preparedBuffers),
     },
     close: async () => {
       await Promise.all([text.close(), images.close()]);
     },
   };
+}
+
+/** A prepared edit's PNGs as Buffers again, after they crossed the thread boundary (no copy: views). */
+function preparedBuffers({ image, mask }: { image: Uint8Array; mask?: Uint8Array }): PreparedEdit {
+  const view = (png: Uint8Array) => Buffer.from(png.buffer, png.byteOffset, png.byteLength);
+  return { image: view(image), ...(mask !== undefined && { mask: view(mask) }) };
 }

@@ -6,4 +6,4 @@ import sharp from 'sharp';
 sharp.cache(false);
 sharp.concurrency(1);
 
-export { generateImages as generate, editImageInputs as edit } from '../domain/engine/images/index.ts';
+export { generateImages as generate, editImageInputs as edit, prepareOpenAiEdit as prepareEdit } from '../domain/engine/images/index.ts';

@@ -60,10 +60,23 @@ export interface EncodedEditRequest extends Omit<EditRequest, 'image' | 'mask'> 
  */
 export async function editImageInputs(req: EncodedEditRequest): Promise<Buffer[]> {
   checkRequest(req.width, req.height, req.n);
+  return editImages({ ...req, ...(await decodeEditInputs(req)) });
+}
+
+/**
+ * An edit's source image and mask decoded straight to the output size, as every edit reads them (an
+ * invalid_request error naming the field when one is not an accepted image).
+ *
+ * @example
+ * const { image, mask } = await decodeEditInputs({ image: body.image, mask: body.mask, width: 512, height: 512 });
+ */
+export async function decodeEditInputs(
+  req: Pick<EncodedEditRequest, 'image' | 'mask' | 'width' | 'height'>,
+): Promise<{ image: DecodedImage; mask: DecodedImage | undefined }> {
   // Both are only ever used at the output size, so they are decoded to it: a 4096² upload then never holds
   // its 64 MB of pixels. The mask is scaled by nearest neighbour, which keeps its edges binary.
   const size = { width: req.width, height: req.height };
   const image = await decodeImageInput(req.image, 'image', size);
   const mask = req.mask === undefined ? undefined : await decodeImageInput(req.mask, 'mask', { ...size, nearest: true });
-  return editImages({ ...req, image, mask });
+  return { image, mask };
 }

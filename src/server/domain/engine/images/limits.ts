@@ -25,12 +25,23 @@ export const generationSizes: readonly string[] = Object.freeze(
  * checkRequest(0, 1024, 1); // throws an invalid_request error
  */
 export function checkRequest(width: number, height: number, n: number): void {
+  checkSize(width, height);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_COUNT) {
+    throw invalidRequest(`'n' must be a whole number from 1 to ${MAX_COUNT}; got ${n}.`);
+  }
+}
+
+/**
+ * Guards a picture's size alone (for work that makes no new picture, such as preparing an edit for an
+ * upstream), as `checkRequest` does.
+ *
+ * @example
+ * checkSize(512, 512); // fine
+ */
+export function checkSize(width: number, height: number): void {
   for (const [name, side] of [['width', width], ['height', height]] as const) {
     if (!Number.isInteger(side) || side < 1 || side > MAX_SIDE) {
       throw invalidRequest(`The image ${name} must be a whole number from 1 to ${MAX_SIDE}; got ${side}.`);
     }
-  }
-  if (!Number.isInteger(n) || n < 1 || n > MAX_COUNT) {
-    throw invalidRequest(`'n' must be a whole number from 1 to ${MAX_COUNT}; got ${n}.`);
   }
 }

@@ -1,0 +1,2 @@
+/** The protocol's name in the gateway's errors. */
+export const PROTOCOL = 'OpenAI Images';
