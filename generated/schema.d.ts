@@ -632,9 +632,17 @@ export interface components {
             system_fingerprint?: string | null;
         };
         /**
+         * Chat completion stream event
+         * @description One event of a chat completion stream: a `chat.completion.chunk`, or, when the answer fails after the stream
+         *     has begun (a model's upstream that fails midway, decision D31), one error object, the stream's last event
+         *     (no `[DONE]` follows). OpenAI's SDKs raise such an event as an error.
+         */
+        ChatCompletionStreamEvent: components["schemas"]["ChatCompletionChunk"] | components["schemas"]["Error"];
+        /**
          * Event stream
          * @description `text/event-stream`: a sequence of `data: <chat.completion.chunk JSON>` events, each followed by a blank
-         *     line, ending with `data: [DONE]`. Each event's data is described by `ChatCompletionChunk`.
+         *     line, ending with `data: [DONE]`. Each event's data is described by `ChatCompletionChunk`; a failure after
+         *     the stream has begun is one `{"error": message}` event instead of the rest (decision D31).
          */
         ChatCompletionEventStream: string;
         /**
@@ -1539,14 +1547,41 @@ export interface components {
             };
         };
         /**
+         * @description The model's upstream failed (decision D31): it cannot be reached, it answered an error of its own (5xx), it
+         *     refused the gateway's own credentials (401 or 403: the operator's key, not the caller's), or what it sent is
+         *     not its protocol. The message names the model and the upstream, never a key. Only a model whose answers
+         *     come from an upstream answers this; any images reserved for the request are given back.
+         */
+        BadGateway: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
          * @description The server cannot take this request now (decision D23): its text workers are all busy and their waiting
          *     places taken, it is shutting down, or the database it keeps its state in cannot be reached
-         *     (`Retry-After: 2`). Nothing was charged; try again after `Retry-After` seconds (on another instance, when
+         *     (`Retry-After: 2`); or the model's upstream is busy (it answered 429, decision D31: not the caller's quota). Nothing was charged; try again after `Retry-After` seconds (on another instance, when
          *     shutting down).
          */
         TextServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After-unavailable"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The model's upstream did not answer in time (decision D31): to connect, to begin its answer, or (before a
+         *     stream began) between two of its events; each limit is set per upstream in the catalogue. Only a model whose
+         *     answers come from an upstream answers this; any images reserved for the request are given back.
+         */
+        GatewayTimeout: {
+            headers: {
                 [name: string]: unknown;
             };
             content: {
@@ -1585,7 +1620,7 @@ export interface components {
         /**
          * @description The server cannot take this request now (decision D23): its image workers are all busy and their waiting
          *     places taken, it is shutting down, or the database it keeps its state in cannot be reached
-         *     (`Retry-After: 2`). Nothing was charged, no image counted against the quota; try again after `Retry-After`
+         *     (`Retry-After: 2`); or the model's upstream is busy (it answered 429, decision D31: not the caller's quota). Nothing was charged, no image counted against the quota; try again after `Retry-After`
          *     seconds (on another instance, when shutting down).
          */
         ImageServiceUnavailable: {
@@ -1730,10 +1765,25 @@ export interface components {
                 } & components["schemas"]["AnthropicError"];
             };
         };
+        /** @description The model's upstream failed (decision D31), in Anthropic's error shape: see the gateway's `BadGateway`. */
+        AnthropicBadGateway: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error?: {
+                        message?: string;
+                        /** @constant */
+                        type?: "api_error";
+                    };
+                } & components["schemas"]["AnthropicError"];
+            };
+        };
         /**
          * @description The server cannot take this request now (decision D23): its text workers are all busy and their waiting
          *     places taken, it is shutting down, or the database it keeps its state in cannot be reached
-         *     (`Retry-After: 2`). Try again after `Retry-After` seconds.
+         *     (`Retry-After: 2`); or the model's upstream is busy (it answered 429, decision D31: not the caller's quota). Try again after `Retry-After` seconds.
          */
         AnthropicServiceUnavailable: {
             headers: {
@@ -1746,6 +1796,24 @@ export interface components {
                         message?: string;
                         /** @constant */
                         type?: "overloaded_error";
+                    };
+                } & components["schemas"]["AnthropicError"];
+            };
+        };
+        /**
+         * @description The model's upstream did not answer in time (decision D31), in Anthropic's error shape: see the gateway's
+         *     `GatewayTimeout`.
+         */
+        AnthropicGatewayTimeout: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error?: {
+                        message?: string;
+                        /** @constant */
+                        type?: "timeout_error";
                     };
                 } & components["schemas"]["AnthropicError"];
             };
@@ -1783,7 +1851,7 @@ export interface components {
          */
         "x-should-retry-unauthorized": "false";
         /**
-         * @description Seconds after which to try again (the server is busy or shutting down; 2 when its database cannot be reached).
+         * @description Seconds after which to try again (the server is busy or shutting down; 2 when its database cannot be reached; the upstream's own figure, up to 3600, when a model's upstream is busy).
          * @example 1
          */
         "Retry-After-unavailable": number;
@@ -1869,7 +1937,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
             503: components["responses"]["TextServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
         };
     };
     createChatCompletion: {
@@ -1922,7 +1992,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
             503: components["responses"]["TextServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
         };
     };
     createImage: {
@@ -1960,7 +2032,9 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
             503: components["responses"]["ImageServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
         };
     };
     editImage: {
@@ -1991,7 +2065,9 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
             503: components["responses"]["ImageServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
         };
     };
     createResponse: {
@@ -2044,7 +2120,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
             503: components["responses"]["TextServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
         };
     };
     getResponse: {
@@ -2155,7 +2233,9 @@ export interface operations {
             413: components["responses"]["AnthropicPayloadTooLarge"];
             429: components["responses"]["AnthropicTooManyRequests"];
             500: components["responses"]["AnthropicInternalServerError"];
+            502: components["responses"]["AnthropicBadGateway"];
             503: components["responses"]["AnthropicServiceUnavailable"];
+            504: components["responses"]["AnthropicGatewayTimeout"];
         };
     };
     countMessageTokens: {

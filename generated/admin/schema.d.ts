@@ -296,7 +296,7 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
-         * @description Seconds after which to try again (the server is busy or shutting down; 2 when its database cannot be reached).
+         * @description Seconds after which to try again (the server is busy or shutting down; 2 when its database cannot be reached; the upstream's own figure, up to 3600, when a model's upstream is busy).
          * @example 1
          */
         "Retry-After-unavailable": number;

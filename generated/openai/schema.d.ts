@@ -509,9 +509,28 @@ export interface components {
             system_fingerprint?: string | null;
         };
         /**
+         * @description Every error answer of the gateway: one field, `error`, a message a person can act on.
+         *     Implementations may add fields; clients must only rely on `error`.
+         */
+        Error: {
+            /**
+             * @description What went wrong, in a sentence.
+             * @example Invalid API Key.
+             */
+            error: string;
+        };
+        /**
+         * Chat completion stream event
+         * @description One event of a chat completion stream: a `chat.completion.chunk`, or, when the answer fails after the stream
+         *     has begun (a model's upstream that fails midway, decision D31), one error object, the stream's last event
+         *     (no `[DONE]` follows). OpenAI's SDKs raise such an event as an error.
+         */
+        ChatCompletionStreamEvent: components["schemas"]["ChatCompletionChunk"] | components["schemas"]["Error"];
+        /**
          * Event stream
          * @description `text/event-stream`: a sequence of `data: <chat.completion.chunk JSON>` events, each followed by a blank
-         *     line, ending with `data: [DONE]`. Each event's data is described by `ChatCompletionChunk`.
+         *     line, ending with `data: [DONE]`. Each event's data is described by `ChatCompletionChunk`; a failure after
+         *     the stream has begun is one `{"error": message}` event instead of the rest (decision D31).
          */
         ChatCompletionEventStream: string;
         /**

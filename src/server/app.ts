@@ -31,6 +31,7 @@ import { defaultTimeouts, serverTimeouts, type Timeouts } from './http/timeouts.
 import { registerPages } from './http/pages.ts';
 import { registerOperations } from './http/pipeline.ts';
 import { handlers } from './routes/index.ts';
+import { upstreamPainter } from './upstream/image-painter.ts';
 import { connectUpstreams } from './upstream/upstreams.ts';
 import { defaultWorkerSettings, startEngines, type WorkerSettings } from './workers/engines.ts';
 
@@ -134,7 +135,11 @@ export async function buildApp(options: GatewayOptions = {}): Promise<FastifyIns
   const upstreams = connectUpstreams(entries, options.environment ?? process.env, engines.text);
   const built: Services = {
     text: catalogueTextService(engines.text, upstreams.text),
-    images: createImageService(engines.images, createImageQuota(store, now)),
+    images: createImageService(
+      engines.images,
+      createImageQuota(store, now),
+      new Map([...upstreams.images].map(([model, upstream]) => [model, upstreamPainter(model, upstream, engines.images)])),
+    ),
   };
   const context: AppContext = {
     store,

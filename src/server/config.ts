@@ -19,6 +19,7 @@
  * | `GATEWAY_KEEP_ALIVE_TIMEOUT_MS` | | 5000 |
  * | `GATEWAY_SHUTDOWN_GRACE_MS` (for running requests after SIGTERM) | | 10000 |
  * | `GATEWAY_TEXT_WORKERS`, `GATEWAY_IMAGE_WORKERS` | | one per core |
+ * | `GATEWAY_CATALOGUE` (YAML or JSON: the models and their upstreams, catalogue/catalogue-file.ts) | `--catalogue` | the contract's listing, on the built-in engine |
  */
 import { parseArgs } from 'node:util';
 import { isIP } from 'node:net';
@@ -41,6 +42,8 @@ export interface ServerConfig {
   timeouts: Timeouts;
   shutdownGraceMs: number;
   workers: WorkerSettings;
+  /** The catalogue file's path, or undefined for the built-in catalogue. */
+  catalogue: string | undefined;
 }
 
 /** Whether a host name or address reaches this machine only. */
@@ -64,6 +67,7 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
       'token-delay-ms': { type: 'string' },
       'cors-origins': { type: 'string' },
       'admin-token': { type: 'string' },
+      catalogue: { type: 'string' },
     },
     strict: true,
   });
@@ -104,6 +108,7 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
     tokenDelayMs: integer('GATEWAY_TOKEN_DELAY_MS', values['token-delay-ms'] ?? env.GATEWAY_TOKEN_DELAY_MS ?? '0', 0, 60_000),
     corsOrigins: origins.trim() === '*' ? true : origins.split(',').map((o) => o.trim()).filter(Boolean),
     adminToken: values['admin-token'] ?? env.GATEWAY_ADMIN_TOKEN,
+    catalogue: (values.catalogue ?? env.GATEWAY_CATALOGUE)?.trim() || undefined,
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
+import { readCatalogueFile, type CatalogueEntry } from './catalogue/catalogue-file.ts';
 import { isLoopback, readConfig, type ServerConfig } from './config.ts';
 import { demoKeys } from './domain/keys.ts';
 import { isPostgresUrl } from './domain/store/index.ts';
@@ -26,9 +27,26 @@ function storeLabel(store: string): string {
   return `SQLite file ${store}`;
 }
 
+let catalogue: CatalogueEntry[] | undefined;
+try {
+  catalogue = config.catalogue === undefined ? undefined : readCatalogueFile(config.catalogue, process.env);
+} catch (error) {
+  console.error(`gateway: catalogue ${(error as Error).message}`);
+  process.exit(2);
+}
+
+/** What the start-up banner says of the models: how many, and where the upstreams are (never a key). */
+function catalogueLabel(): string {
+  if (!catalogue) return 'the built-in catalogue (the contract\'s listing), answered by the built-in engine';
+  const upstreams = [...new Set(catalogue.flatMap((m) => (m.upstream ? [`${m.upstream.protocol} ${m.upstream.base_url}`] : [])))];
+  const engine = catalogue.filter((m) => !m.upstream).length;
+  return [`${catalogue.length} from ${config.catalogue}`, ...(engine > 0 ? [`${engine} on the built-in engine`] : []), ...upstreams.map((u) => `upstream ${u}`)].join('; ');
+}
+
 let app: FastifyInstance;
 try {
   app = await buildApp({
+    catalogue,
     store: config.store,
     databasePoolSize: config.databasePoolSize,
     demoKeys: config.demoKeys,
@@ -65,6 +83,7 @@ const lines = [
     ? `  Admin token:    ${app.dashboard.adminToken}   (generated for this run; set GATEWAY_ADMIN_TOKEN or --admin-token to keep one)`
     : '  Admin token:    as configured (GATEWAY_ADMIN_TOKEN or --admin-token)',
   `  Store:          ${storeLabel(config.store)}`,
+  `  Models:         ${catalogueLabel()}`,
   config.demoKeys
     ? `  Demo keys:      ${demoKeys.map((k) => k.key).join(', ')}`
     : `  Demo keys:      off${isLoopback(config.host) ? '' : ' (on by default for a loopback host only; GATEWAY_DEMO_KEYS=on to have them)'}`,

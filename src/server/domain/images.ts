@@ -37,9 +37,16 @@ export interface ImageBatch {
 }
 
 export interface ImageService {
-  generate(key: ApiKeyRecord, order: GenerationOrder): Promise<ImageBatch>;
+  /** `signal` aborts the work of a client that went away (an upstream's request; its images are given back). */
+  generate(key: ApiKeyRecord, order: GenerationOrder, signal?: AbortSignal): Promise<ImageBatch>;
   /** Inpainting with a mask (only its white pixels change), a variation without. */
-  edit(key: ApiKeyRecord, order: EditOrder): Promise<ImageBatch>;
+  edit(key: ApiKeyRecord, order: EditOrder, signal?: AbortSignal): Promise<ImageBatch>;
+}
+
+/** A model's pictures made elsewhere: its upstream (upstream/image-painter.ts). Its sizes are its own. */
+export interface ImagePainter {
+  generate(order: GenerationOrder, signal?: AbortSignal): Promise<Buffer[]>;
+  edit(order: EditOrder, signal?: AbortSignal): Promise<Buffer[]>;
 }
 
 /**
@@ -59,11 +66,14 @@ function dimensions(size: string): { width: number; height: number } {
 }
 
 /**
+ * Images of the built-in engine, or of the painter of a model that has one (`painters`, by model id); the
+ * quota is taken before either paints.
+ *
  * @example
  * const images = createImageService(engines.images, quota);
  * const { pngs, quota: left } = await images.generate(key, { prompt: 'A lighthouse', size: '512x512', n: 2 });
  */
-export function createImageService(engine: ImageEngine, quota: ImageQuota): ImageService {
+export function createImageService(engine: ImageEngine, quota: ImageQuota, painters: ReadonlyMap<string, ImagePainter> = new Map()): ImageService {
   async function produce(key: ApiKeyRecord, n: number, paint: () => Promise<Buffer[]>): Promise<ImageBatch> {
     const grant = await quota.reserve(key, n);
     try {
@@ -77,14 +87,18 @@ export function createImageService(engine: ImageEngine, quota: ImageQuota): Imag
   }
 
   return {
-    generate(key, order) {
+    generate(key, order, signal) {
+      const painter = painters.get(order.model);
+      if (painter) return produce(key, order.n, () => painter.generate(order, signal));
       if (!generationSizes.includes(order.size)) {
         throw invalidRequest(`Size '${order.size}' is not supported; ${order.model} makes ${generationSizes.join(', ')}.`);
       }
       const { width, height } = dimensions(order.size);
       return produce(key, order.n, () => engine.generate({ prompt: order.prompt, width, height, n: order.n }));
     },
-    async edit(key, order) {
+    async edit(key, order, signal) {
+      const painter = painters.get(order.model);
+      if (painter) return produce(key, order.n, () => painter.edit(order, signal));
       const { width, height } = dimensions(order.size);
       return produce(key, order.n, () => engine.edit({ prompt: order.prompt, image: order.image, mask: order.mask, width, height, n: order.n }));
     },

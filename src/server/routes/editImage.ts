@@ -3,6 +3,7 @@
  * D15); counted against the same daily quota as generation (decision D7).
  */
 import type { components } from '../../../generated/schema.d.ts';
+import { abandonedBy } from '../http/abandoned.ts';
 import { imageResult, quotaHeaders } from '../http/responses.ts';
 import type { Handler } from '../context.ts';
 
@@ -18,6 +19,6 @@ export const editImage: Handler = async (request, reply, { catalogue, services, 
     mask: body.mask,
     size: body.size ?? '1024x1024',
     n: body.n ?? 1,
-  });
+  }, abandonedBy(reply));
   return reply.headers(quotaHeaders(batch.quota)).send(imageResult(batch, now()));
 };

@@ -8,6 +8,8 @@ import { UpstreamError } from './errors.ts';
 
 /** When an upstream that is rate-limited says nothing of when to come back. */
 const DEFAULT_RETRY_SECONDS = 5;
+/** The longest wait passed on (the contract's bound on `Retry-After`). */
+const MAX_RETRY_SECONDS = 3600;
 
 export interface UpstreamIdentity {
   /** The gateway's id of the model. */
@@ -45,7 +47,7 @@ export function asGatewayError(error: unknown, upstream: UpstreamIdentity): unkn
         return new GatewayError(
           'unavailable',
           `${of} is busy (it answered 429)${said}. This is not your key's quota; try again later.`,
-          error.detail.retryAfter ?? DEFAULT_RETRY_SECONDS,
+          Math.min(error.detail.retryAfter ?? DEFAULT_RETRY_SECONDS, MAX_RETRY_SECONDS),
         );
       }
       // The operator's key is wrong or may not use the model: nothing the client can change.

@@ -1,0 +1,49 @@
+/**
+ * An image model whose pictures come from an OpenAI-images upstream: a generation sent as it is asked for
+ * (the upstream's sizes are its own: one it does not make is its 400, passed on), an edit with its source and
+ * mask first made ready in an image worker (OpenAI's mask is transparent where the gateway's is white, and the
+ * same size as the image). Fewer pictures than asked is a failure: the contract promises `n`, and the images
+ * reserved are given back.
+ */
+import type { ImageEngine, ImagePainter } from '../domain/images.ts';
+import { asGatewayError, type UpstreamIdentity } from './gateway-errors.ts';
+import type { UpstreamClient } from './http.ts';
+import { UpstreamError } from './errors.ts';
+import { editForm, generationRequest, imagesFrom } from './protocols/openai-images.ts';
+
+/**
+ * @example
+ *   const painter = upstreamPainter('gpt-image', { client, model: 'gpt-image-1', key }, engines.images);
+ */
+export function upstreamPainter(model: string, upstream: { client: UpstreamClient; model: string; key: string | undefined }, engine: ImageEngine): ImagePainter {
+  const { client } = upstream;
+  const identity: UpstreamIdentity = { model, origin: client.origin, key: upstream.key };
+
+  function all(json: unknown, n: number): Buffer[] {
+    const pngs = imagesFrom(json, n);
+    if (pngs.length < n) throw new UpstreamError('malformed', `The upstream answered ${pngs.length} of the ${n} images asked for.`);
+    return pngs;
+  }
+
+  return {
+    async generate(order, signal) {
+      try {
+        const { path, body } = generationRequest(order, upstream.model);
+        return all(await client.json(path, body, signal), order.n);
+      } catch (error) {
+        throw asGatewayError(error, identity);
+      }
+    },
+    async edit(order, signal) {
+      const [width, height] = order.size.split('x').map(Number) as [number, number];
+      // Bad pictures are the client's 400, found before anything is sent.
+      const prepared = await engine.prepareEdit({ image: order.image, mask: order.mask, width, height });
+      try {
+        const { path, form } = editForm(prepared, order, upstream.model);
+        return all(await client.form(path, form, signal), order.n);
+      } catch (error) {
+        throw asGatewayError(error, identity);
+      }
+    },
+  };
+}
