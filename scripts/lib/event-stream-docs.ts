@@ -80,8 +80,9 @@ function eventArray(stream: JsonObject & { contentSchema: JsonObject }, document
   properties.data = framing.end
     ? {
         description: `The \`data:\` line: one event's JSON, or \`${framing.end}\` in the last event.`,
+        // The data's own variants beside the end's (a chat chunk, an error, `[DONE]`), one choice for the reader.
         oneOf: [
-          contentSchema,
+          ...variantsOf(contentSchema, document),
           { title: framing.end, type: 'string', const: framing.end, description: `\`data: ${framing.end}\`, the last event: the stream ends here.` },
         ],
       }
@@ -99,6 +100,12 @@ function eventArray(stream: JsonObject & { contentSchema: JsonObject }, document
       properties,
     },
   };
+}
+
+/** A data schema's variants when it is a choice between several, or the schema itself. */
+function variantsOf(data: JsonObject, document: Json): Json[] {
+  const schema = resolve(data, document);
+  return Array.isArray(schema.oneOf) ? schema.oneOf : [data];
 }
 
 /** The names the stream's events can have: each variant's constant `property`; undefined if one has none. */

@@ -19,16 +19,17 @@ describe('the five operations of the specification', () => {
 
   it('has every specified status, with an {error} JSON body for every error', () => {
     const expected: Record<string, string[]> = {
-      createTextCompletion: ['200', '400', '401', '403', '404', '413', '500', '503'],
-      createChatCompletion: ['200', '400', '401', '403', '404', '413', '500', '503'],
-      createImage: ['200', '400', '401', '403', '404', '413', '429', '500', '503'],
-      editImage: ['200', '400', '401', '403', '413', '429', '500', '503'],
+      // 502 and 504: a model's upstream failed or was too slow (decision D31).
+      createTextCompletion: ['200', '400', '401', '403', '404', '413', '500', '502', '503', '504'],
+      createChatCompletion: ['200', '400', '401', '403', '404', '413', '500', '502', '503', '504'],
+      createImage: ['200', '400', '401', '403', '404', '413', '429', '500', '502', '503', '504'],
+      editImage: ['200', '400', '401', '403', '413', '429', '500', '502', '503', '504'],
       listModels: ['200', '401', '429', '500', '503'],
       // Rule 6 of Authentication: Anthropic's protocol, with its own error shape (decision D27).
-      createMessage: ['200', '400', '401', '403', '404', '413', '429', '500', '503'],
+      createMessage: ['200', '400', '401', '403', '404', '413', '429', '500', '502', '503', '504'],
       countMessageTokens: ['200', '400', '401', '403', '404', '413', '429', '500', '503'],
       // What today's OpenAI clients speak (decision D29).
-      createResponse: ['200', '400', '401', '403', '404', '413', '500', '503'],
+      createResponse: ['200', '400', '401', '403', '404', '413', '500', '502', '503', '504'],
       getResponse: ['200', '401', '404', '500', '503'],
       deleteResponse: ['200', '401', '404', '500', '503'],
     };

@@ -1,0 +1,110 @@
+/**
+ * The operator's catalogue file: read as YAML or JSON, checked whole at start, every fault named with the
+ * file and the place; the example catalogues of the README are valid; the catalogue built from a file lists
+ * its models (never their upstreams) and applies the same rules as the built-in one.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { root } from '../../scripts/lib/paths.ts';
+import { builtInEntries, createCatalogue } from '../../src/server/catalogue/catalogue.ts';
+import { CatalogueFileError, readCatalogueFile, type CatalogueEntry } from '../../src/server/catalogue/catalogue-file.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'catalogue-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let files = 0;
+/** Writes `text` to a file of its own and returns its path. */
+function file(text: string, extension = 'yaml'): string {
+  const path = join(dir, `catalogue-${files++}.${extension}`);
+  writeFileSync(path, text);
+  return path;
+}
+
+const chat: CatalogueEntry = {
+  id: 'house-model',
+  name: 'House model',
+  provider: 'OpenAI',
+  category: 'Chat',
+  description: 'A chat model.',
+  endpoints: ['/v1/chat/completions', '/v1/messages'],
+  tier: 'starter',
+  multiplier: 0.5,
+};
+const upstream: NonNullable<CatalogueEntry['upstream']> = { protocol: 'openai-chat', base_url: 'https://api.openai.com/v1', api_key_env: 'OPENAI_API_KEY', model: 'gpt-4o-mini' };
+const env = { OPENAI_API_KEY: 'sk-test' };
+
+/** The error a file gives, as its message. */
+function faultOf(path: string, environment: Record<string, string | undefined> = env): string {
+  try {
+    readCatalogueFile(path, environment);
+  } catch (error) {
+    expect(error).toBeInstanceOf(CatalogueFileError);
+    return (error as Error).message;
+  }
+  throw new Error(`${path} was read without a fault`);
+}
+
+describe('the catalogue file', () => {
+  it('is read as YAML or as JSON, each entry a listed model with or without an upstream', () => {
+    const yaml = file(`models:\n  - id: house-model\n    name: House model\n    provider: OpenAI\n    category: Chat\n    description: A chat model.\n    endpoints: [/v1/chat/completions]\n    tier: starter\n    multiplier: 0.5\n    upstream: { protocol: openai-chat, base_url: "https://api.openai.com/v1", api_key_env: OPENAI_API_KEY, model: gpt-4o-mini }\n`);
+    expect(readCatalogueFile(yaml, env)).toEqual([{ ...chat, endpoints: ['/v1/chat/completions'], upstream }]);
+    const json = file(JSON.stringify({ models: [chat] }), 'json');
+    expect(readCatalogueFile(json, env)).toEqual([chat]);
+  });
+
+  it('names the file and the place of each fault', () => {
+    expect(faultOf(join(dir, 'missing.yaml'))).toBe(`${join(dir, 'missing.yaml')}: cannot be read (ENOENT)`);
+    expect(faultOf(file('models: [\n'))).toMatch(/: is not YAML or JSON: /);
+    expect(faultOf(file('{}'))).toMatch(/: \(root\) must have required property 'models'/);
+    expect(faultOf(file(JSON.stringify({ models: [{ ...chat, tier: 'gold' }] })))).toMatch(/: \/models\/0\/tier must be one of "free", "starter", "economy", "pro", "ultimate"/);
+    expect(faultOf(file(JSON.stringify({ models: [{ ...chat, price: 3 }] })))).toMatch(/: \/models\/0 has unknown property 'price'/);
+    expect(faultOf(file(JSON.stringify({ models: [{ ...chat, upstream: { ...upstream, protocol: 'gemini' } }] })))).toMatch(/\/models\/0\/upstream\/protocol must be one of "openai-chat", "openai-responses", "anthropic-messages", "openai-images"/);
+    expect(faultOf(file(JSON.stringify({ models: [{ ...chat, upstream: { ...upstream, base_url: 'api.openai.com' } }] })))).toMatch(/\/models\/0\/upstream\/base_url must match pattern/);
+    expect(faultOf(file(JSON.stringify({ models: [{ ...chat, upstream: { ...upstream, api_key: 'sk-in-the-file' } }] })))).toMatch(/\/models\/0\/upstream has unknown property 'api_key'/);
+  });
+
+  it('refuses what a schema cannot say: a repeated id, an endpoint its upstream cannot serve, a key variable not set', () => {
+    const twice = file(JSON.stringify({ models: [chat, chat] }));
+    expect(faultOf(twice)).toBe(`${twice}: /models/1 (house-model): the id is given twice`);
+    const images = file(JSON.stringify({ models: [{ ...chat, upstream: { ...upstream, protocol: 'openai-images' } }] }));
+    expect(faultOf(images)).toBe(
+      `${images}: /models/0 (house-model): an openai-images upstream cannot serve /v1/chat/completions, /v1/messages (it serves /v1/generation/image, /v1/generation/image/edit)`,
+    );
+    const keyless = file(JSON.stringify({ models: [{ ...chat, upstream }] }));
+    expect(faultOf(keyless, {})).toBe(`${keyless}: /models/0 (house-model): its upstream's key variable OPENAI_API_KEY is not set`);
+    // The message names the variable, never a value.
+    expect(faultOf(keyless, { OPENAI_API_KEY: '' })).not.toContain('sk-');
+  });
+
+  it.each(['openai', 'anthropic', 'local'])('examples/catalogues/%s.yaml (the README\'s) is valid', (name) => {
+    const entries = readCatalogueFile(join(root, 'examples', 'catalogues', `${name}.yaml`), { OPENAI_API_KEY: 'sk-a', ANTHROPIC_API_KEY: 'sk-b' });
+    expect(entries.length).toBeGreaterThan(1);
+    expect(entries.every((e) => e.upstream || e.id === 'llama-3.1-8b-instruct')).toBe(true);
+  });
+});
+
+describe('a catalogue', () => {
+  it('lists its models without their upstreams, and knows each one\'s', () => {
+    const catalogue = createCatalogue([{ ...chat, upstream }, { ...chat, id: 'engine-model' }]);
+    expect(JSON.parse(catalogue.listing)).toEqual({ models: [chat, { ...chat, id: 'engine-model' }] });
+    expect(catalogue.listing).not.toContain('OPENAI_API_KEY');
+    expect(catalogue.upstreamOf('house-model')).toEqual(upstream);
+    expect(catalogue.upstreamOf('engine-model')).toBeUndefined();
+  });
+
+  it('without an image model, refuses image requests saying so', () => {
+    const catalogue = createCatalogue([chat]);
+    expect(() => catalogue.modelFor('house-model', '/v1/generation/image', 'ultimate')).toThrow("Model 'house-model' does not support image generation. No model of this gateway makes images.");
+    expect(() => catalogue.editModel('ultimate')).toThrow('No model of this gateway edits images: none lists /v1/generation/image/edit in GET /v1/models.');
+    expect(() => catalogue.modelFor('house-model', '/v1/responses', 'ultimate')).toThrow("Model 'house-model' does not support /v1/responses. No model of this gateway offers it.");
+  });
+
+  it('edits with the first model that offers edits, within the key\'s tier', () => {
+    const catalogue = createCatalogue(builtInEntries());
+    expect(catalogue.editModel('starter').id).toBe('image-gen');
+    const expensive = createCatalogue([{ ...chat, id: 'painter', category: 'Image', endpoints: ['/v1/generation/image', '/v1/generation/image/edit'], tier: 'pro' }]);
+    expect(() => expensive.editModel('starter')).toThrow("Model 'painter' requires the 'pro' tier; this key's tier is 'starter'.");
+  });
+});
