@@ -10,7 +10,7 @@
  * the document disagree.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { startPortkey, startLlmops, type PeerGateway } from '../test/helpers/peer-gateways.ts';
+import { startPortkey, startLlmops, type PeerGateway } from './lib/peer-gateways.ts';
 import { startServer } from '../test/helpers/server.ts';
 import { disagreement, documented, failures, findingsFile, judge, peerContracts, quietly, rows } from '../test/peers/verdicts.ts';
 

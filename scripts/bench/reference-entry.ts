@@ -8,7 +8,7 @@
  * the store directly, not painted), for the load of refused reservations.
  *
  *   node dist/node/scripts/bench/reference-entry.js [--token-delay-ms 20] [--image-keys 100]   (after npm run build:server)
- *        … [--store /tmp/bench.sqlite | postgres://…] [--spent-keys 50]
+ *        … [--store /tmp/bench.sqlite | postgres://…] [--spent-keys 50] [--catalogue file.json]
  *   node --import tsx scripts/bench/reference-entry.ts …                                       (the sources)
  *
  * Prints one line when it listens:
@@ -18,6 +18,7 @@
 import { parseArgs } from 'node:util';
 import { dailyImageQuota } from '../../src/contract/index.ts';
 import { buildApp } from '../../src/server/app.ts';
+import { readCatalogueFile } from '../../src/server/catalogue/catalogue-file.ts';
 import { utcDay } from '../../src/server/domain/day.ts';
 import { issueKey } from '../../src/server/domain/keys.ts';
 import { createStore } from '../../src/server/domain/store/index.ts';
@@ -28,6 +29,8 @@ const { values } = parseArgs({
     'image-keys': { type: 'string', default: '0' },
     'spent-keys': { type: 'string', default: '0' },
     store: { type: 'string', default: 'memory' },
+    // A catalogue file, as GATEWAY_CATALOGUE gives it (its upstreams' keys from this process's environment).
+    catalogue: { type: 'string' },
   },
 });
 
@@ -42,7 +45,8 @@ for (let i = 0; i < Number(values['spent-keys']); i++) {
   await store.reserveImages(record.id, utcDay(new Date()), quota, quota);
   spentKeys.push(key);
 }
-const app = await buildApp({ store, demoKeys: true, tokenDelayMs: Number(values['token-delay-ms']) });
+const catalogue = values.catalogue === undefined ? undefined : readCatalogueFile(values.catalogue, process.env);
+const app = await buildApp({ store, demoKeys: true, tokenDelayMs: Number(values['token-delay-ms']), catalogue });
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
 if (!address || typeof address === 'string') throw new Error('the server has no port');

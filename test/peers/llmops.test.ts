@@ -4,7 +4,7 @@
  * fail exactly the checks docs/peer-findings.md lists for it, on exactly the rules listed. Nothing else.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLlmops, type PeerGateway } from '../helpers/peer-gateways.ts';
+import { startLlmops, type PeerGateway } from '../../scripts/lib/peer-gateways.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { disagreement, documented, failures, judge, peerContracts, quietly } from './verdicts.ts';
 

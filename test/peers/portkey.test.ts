@@ -5,7 +5,7 @@
  * passes on from the reference (D30). Nothing else.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPortkey, type PeerGateway } from '../helpers/peer-gateways.ts';
+import { startPortkey, type PeerGateway } from '../../scripts/lib/peer-gateways.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { disagreement, documented, failures, judge, peerContracts } from './verdicts.ts';
 

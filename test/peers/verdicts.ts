@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { CheckResult, Report, Violation } from '../../src/conformance/results.ts';
 import { runConformance } from '../../src/conformance/run.ts';
 import { demoKeys } from '../conformance/helpers/keys.ts';
-import type { PeerGateway } from '../helpers/peer-gateways.ts';
+import type { PeerGateway } from '../../scripts/lib/peer-gateways.ts';
 
 export type PeerContract = 'openai' | 'anthropic';
 export const peerContracts: readonly PeerContract[] = ['openai', 'anthropic'];

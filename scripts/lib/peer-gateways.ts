@@ -1,10 +1,10 @@
 /**
- * Two real third-party AI gateways from npm, started on 127.0.0.1 and an ephemeral port so that a test can put
+ * Two real third-party AI gateways from npm, started on 127.0.0.1 and an ephemeral port so that a test or the benchmark can put
  * them in front of the reference server and judge what comes out (test/peers/, docs/peer-findings.md):
  *
  * - Portkey's `@portkey-ai/gateway`: a command line only (the package exports nothing, and importing its one
  *   file starts a server and installs process-wide handlers that swallow errors), so it runs as a child process,
- *   with test/helpers/loopback-preload.mjs binding it to 127.0.0.1 and reporting its port.
+ *   with scripts/lib/loopback-preload.mjs binding it to 127.0.0.1 and reporting its port.
  * - `@llmops/gateway` (a fork of Portkey's): a library whose default export is a Hono app, served here in
  *   process with `@hono/node-server`.
  *

@@ -1,4 +1,4 @@
-// Preloaded (`node --import`) into Portkey's gateway CLI by test/helpers/peer-gateways.ts.
+// Preloaded (`node --import`) into Portkey's gateway CLI by scripts/lib/peer-gateways.ts.
 //
 // Why: the CLI (@portkey-ai/gateway, build/start-server.js) has no host option — it calls
 // serve({ fetch, port }), i.e. server.listen(port) on every interface — and with --port=0 it prints
