@@ -81,7 +81,9 @@ export class UpstreamClient {
     const res = await this.#send(path, asJson(body), 'text/event-stream', signal);
     const type = String(res.headers['content-type'] ?? '');
     if (!type.startsWith('text/event-stream')) {
-      res.body.destroy();
+      // undici's body, destroyed before its end, emits an 'error' (RequestAbortedError): unheard, that is an
+      // uncaught exception that ends the gateway's process. The body is let go of, its error ignored.
+      res.body.on('error', () => undefined).destroy();
       throw new UpstreamError('malformed', `The upstream ${this.#origin} answered a stream request with ${type || 'no content type'}, not text/event-stream.`);
     }
     return this.#events(res);

@@ -59,7 +59,14 @@ export function upstreamTextService(model: string, entry: UpstreamEntry, client:
       try {
         const { path, body } = protocol.toUpstream(request, entry.model, true);
         const events = await client.stream(path, body, signal);
-        return { events: translated(protocol.eventsFrom(events), request) };
+        const steps = translated(protocol.eventsFrom(events), request);
+        // The client's stream begins with the answer's first step, read here: a failure before it (silence
+        // past idle_ms, a cut, an error event right after the upstream's head) is still the gateway's error
+        // status (504, 502), as D31 says; only a stream that has begun ends with its protocol's error event.
+        // Reading at once also keeps the events that arrive while the route is busy (Anthropic's
+        // message_start waits for a token count): an upstream body cut before it is read loses them.
+        const first = await steps.next();
+        return { events: resumed(first, steps) };
       } catch (error) {
         throw asGatewayError(error, identity);
       }
@@ -83,6 +90,13 @@ export function upstreamTextService(model: string, entry: UpstreamEntry, client:
       };
     },
   };
+}
+
+/** The steps of a stream whose first was already read: that one, then the rest as they come. */
+async function* resumed(first: IteratorResult<AnswerEvent>, rest: AsyncGenerator<AnswerEvent>): AsyncGenerator<AnswerEvent> {
+  if (first.done) return;
+  yield first.value;
+  yield* rest;
 }
 
 /** The text an answer's completion tokens are counted on: its content and its calls' arguments. */
