@@ -21,7 +21,7 @@ interface StreamEvent {
   message?: { usage?: { input_tokens?: unknown } };
   content_block?: { type?: unknown; id?: unknown; name?: unknown };
   delta?: { type?: unknown; text?: unknown; partial_json?: unknown; stop_reason?: unknown; stop_sequence?: unknown };
-  usage?: { output_tokens?: unknown };
+  usage?: { input_tokens?: unknown; output_tokens?: unknown };
 }
 
 /** What a stream adds up to. */
@@ -30,6 +30,11 @@ export interface StreamedMessage {
   blocks: Array<{ type: 'text'; text: string } | { type: 'tool_use'; id: unknown; name: unknown; json: string; input: unknown }>;
   stopReason: unknown;
   stopSequence: unknown;
+  /**
+   * The input tokens the stream ends with: `message_delta`'s `input_tokens` when it carries them (Anthropic
+   * documents the usage there as cumulative, and a gateway whose upstream reports its count only at the end
+   * says it there, decision D31), else `message_start`'s.
+   */
   inputTokens: unknown;
   outputTokens: unknown;
 }
@@ -86,6 +91,7 @@ export function analyseMessageStream(t: Tester, ex: Exchange, eventPointer: stri
         message.stopReason = e.delta?.stop_reason;
         message.stopSequence = e.delta?.stop_sequence;
         message.outputTokens = e.usage?.output_tokens;
+        if (e.usage?.input_tokens !== undefined) message.inputTokens = e.usage.input_tokens;
         break;
       default:
         wrong(`event ${JSON.stringify(e.type)} in the middle of the stream`);

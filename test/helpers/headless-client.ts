@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { root } from '../examples/run.ts';
-import { startFaultProxy, type FaultProxy } from '../mutation/proxy.ts';
+import { startRecordingProxy, type RecordedRequest, type RecordingProxy } from './recording-proxy.ts';
 import { startServer, type TestServer } from './server.ts';
 
 export interface HeadlessRun {
@@ -24,12 +24,7 @@ export interface HeadlessRun {
   stderr: string;
 }
 
-export interface RecordedRequest {
-  /** `POST /v1/messages?beta=true` */
-  request: string;
-  /** The JSON body, or `{}`. */
-  body: Record<string, unknown>;
-}
+export type { RecordedRequest } from './recording-proxy.ts';
 
 export interface RecordedServer {
   /** The proxy's address: what the client is pointed at. */
@@ -41,17 +36,11 @@ export interface RecordedServer {
 /** Starts a reference server with a recording proxy in front of it for the file's tests (closed after them). */
 export function useRecordedServer(): RecordedServer {
   let server: TestServer | undefined;
-  let proxy: FaultProxy | undefined;
+  let proxy: RecordingProxy | undefined;
   const seen: RecordedRequest[] = [];
   beforeAll(async () => {
     server = await startServer();
-    proxy = await startFaultProxy({
-      target: server.baseUrl,
-      fault: {
-        request: ({ request }) =>
-          void seen.push({ request: `${request.method} ${request.url}`, body: request.body.length > 0 ? JSON.parse(request.body.toString('utf8')) : {} }),
-      },
-    });
+    proxy = await startRecordingProxy(server.baseUrl, seen);
   });
   afterAll(async () => {
     await proxy?.close();

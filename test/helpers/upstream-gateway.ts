@@ -2,7 +2,8 @@
  * A gateway in upstream mode for a test: a reference server as the upstream (it speaks every text protocol:
  * OpenAI Chat Completions and Responses under /v1, Anthropic Messages at its root), and a gateway whose
  * catalogue is the built-in listing with every chat model answered by that upstream in one protocol. Both
- * listen on 127.0.0.1, port 0; `close()` closes both.
+ * listen on 127.0.0.1, port 0; `close()` closes both. With `recordUpstream`, a recording proxy stands
+ * between them, and `upstreamSeen` lists what the upstream received.
  *
  * @example
  *   const pair = await startUpstreamPair('anthropic-messages');
@@ -11,6 +12,7 @@
  */
 import { builtInEntries } from '../../src/server/catalogue/catalogue.ts';
 import type { CatalogueEntry, UpstreamEntry } from '../../src/server/catalogue/catalogue-file.ts';
+import { startRecordingProxy, type RecordedRequest, type RecordingProxy } from './recording-proxy.ts';
 import { startServer, type TestServer, type TestServerOptions } from './server.ts';
 
 export type TextProtocol = 'openai-chat' | 'openai-responses' | 'anthropic-messages';
@@ -22,7 +24,14 @@ export interface UpstreamPair {
   upstream: TestServer;
   gateway: TestServer;
   catalogue: CatalogueEntry[];
+  /** Every request the upstream received, in order (a test may empty it); only with `recordUpstream`. */
+  readonly upstreamSeen: RecordedRequest[];
   close(): Promise<void>;
+}
+
+export interface UpstreamPairOptions extends TestServerOptions {
+  /** Put a recording proxy between the gateway and the upstream (off by default: a direct connection). */
+  recordUpstream?: boolean;
 }
 
 /** Where an upstream of this protocol is, as that vendor's SDK takes its base URL. */
@@ -41,20 +50,36 @@ export function upstreamCatalogue(protocol: TextProtocol, baseUrl: string, extra
   );
 }
 
-export async function startUpstreamPair(protocol: TextProtocol, options: TestServerOptions = {}): Promise<UpstreamPair> {
+export async function startUpstreamPair(protocol: TextProtocol, options: UpstreamPairOptions = {}): Promise<UpstreamPair> {
+  const { recordUpstream = false, ...gatewayOptions } = options;
   const upstream = await startServer({ store: 'memory' });
-  const catalogue = upstreamCatalogue(protocol, baseUrlFor(protocol, upstream.baseUrl));
-  const gateway = await startServer({ store: 'memory', catalogue, environment: { UPSTREAM_KEY }, ...options }).catch(async (error: unknown) => {
+  let recorder: RecordingProxy | undefined;
+  let gateway: TestServer;
+  let catalogue: CatalogueEntry[];
+  try {
+    if (recordUpstream) recorder = await startRecordingProxy(upstream.baseUrl);
+    catalogue = upstreamCatalogue(protocol, baseUrlFor(protocol, recorder?.baseUrl ?? upstream.baseUrl));
+    gateway = await startServer({ store: 'memory', catalogue, environment: { UPSTREAM_KEY }, ...gatewayOptions });
+  } catch (error) {
+    await recorder?.close();
     await upstream.close();
     throw error;
-  });
+  }
   return {
     upstream,
     gateway,
     catalogue,
+    get upstreamSeen() {
+      if (!recorder) throw new Error('startUpstreamPair records what the upstream received only with { recordUpstream: true }.');
+      return recorder.seen;
+    },
     async close() {
-      await gateway.close();
-      await upstream.close();
+      try {
+        await gateway.close();
+      } finally {
+        await recorder?.close();
+        await upstream.close();
+      }
     },
   };
 }

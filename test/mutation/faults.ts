@@ -696,6 +696,18 @@ export const faults: Record<string, FaultDefinition> = {
       }),
     },
   },
+  'messages-delta-input-tokens': {
+    // message_delta's usage is cumulative: its input_tokens, when present, is the stream's final count
+    // (decision D31), so a wrong one must be noticed even though message_start's is right.
+    breaks: "message_delta's input_tokens, when it carries them, count the request's input tokens (Anthropic, D31)",
+    protocol: 'anthropic',
+    proxy: {
+      stream: eachData((data) => {
+        const usage = data.usage as { output_tokens?: number; input_tokens?: number } | undefined;
+        if (data.type === 'message_delta' && usage) usage.input_tokens = (usage.input_tokens ?? 0) + 1_000_000;
+      }),
+    },
+  },
   'messages-tool-use-end-turn': {
     breaks: 'a message that ends in tool calls stops with tool_use (Anthropic)',
     protocol: 'anthropic',

@@ -81,6 +81,8 @@ export function describeStore(kind: string, open: () => Promise<Store>): void {
       withStore(async (store) => {
         const results = await Promise.all(Array.from({ length: 60 }, () => store.reserveImages('k', '2026-11-01', 1, 25)));
         expect(results.filter((r) => r.granted)).toHaveLength(25);
+        // A refusal counts what refused it: every image the others were granted (a 429 says none remain).
+        expect(results.filter((r) => !r.granted).map((r) => r.used)).toEqual(Array.from({ length: 35 }, () => 25));
         expect(await store.imagesUsed('k', '2026-11-01')).toBe(25);
         await Promise.all(Array.from({ length: 10 }, () => store.releaseImages('k', '2026-11-01', 1)));
         expect(await store.imagesUsed('k', '2026-11-01')).toBe(15);

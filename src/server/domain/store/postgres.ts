@@ -135,19 +135,20 @@ export async function createPostgresStore(options: PostgresOptions): Promise<Sto
       return (await query<{ used: number }>('SELECT used FROM image_usage WHERE key_id = $1 AND day = $2', [keyId, day])).rows[0]?.used ?? 0;
     },
     async reserveImages(keyId, day, n, limit): Promise<Reservation> {
-      // One statement: the upsert grants (and returns the new count) or changes nothing; the outer SELECT
-      // reads the count as it was before, for the refusal's figures.
-      const { rows } = await query<{ granted: number | null; before: number | null }>(
-        `WITH granted AS (
-           INSERT INTO image_usage AS u (key_id, day, used) SELECT $1::text, $2::date, $3::integer WHERE $3::integer <= $4::integer
-           ON CONFLICT (key_id, day) DO UPDATE SET used = u.used + EXCLUDED.used WHERE u.used + EXCLUDED.used <= $4::integer
-           RETURNING used
-         )
-         SELECT (SELECT used FROM granted) AS granted, (SELECT used FROM image_usage WHERE key_id = $1::text AND day = $2::date) AS before`,
+      // One statement: the upsert grants (and returns the new count) or changes nothing.
+      const { rows } = await query<{ used: number }>(
+        `INSERT INTO image_usage AS u (key_id, day, used) SELECT $1::text, $2::date, $3::integer WHERE $3::integer <= $4::integer
+         ON CONFLICT (key_id, day) DO UPDATE SET used = u.used + EXCLUDED.used WHERE u.used + EXCLUDED.used <= $4::integer
+         RETURNING used`,
         [keyId, day, n, limit],
       );
-      const row = rows[0]!;
-      return row.granted !== null ? { granted: true, used: row.granted } : { granted: false, used: row.before ?? 0 };
+      if (rows[0]) return { granted: true, used: rows[0].used };
+      // Refused: the count for the refusal's figures is read by a statement of its own. Read within the
+      // upsert's statement, it came from that statement's snapshot, taken before a concurrent reservation
+      // (another request, another instance) the upsert waited for and then counted: the 429 said images
+      // remained that did not.
+      const now = await query<{ used: number }>('SELECT used FROM image_usage WHERE key_id = $1 AND day = $2', [keyId, day]);
+      return { granted: false, used: now.rows[0]?.used ?? 0 };
     },
     async releaseImages(keyId, day, n) {
       await query('UPDATE image_usage SET used = GREATEST(0, used - $3) WHERE key_id = $1 AND day = $2', [keyId, day, n]);
