@@ -4,7 +4,7 @@
  */
 import type { components } from '../../../generated/schema.d.ts';
 import type { ChatAnswer } from '../domain/engine/text/index.ts';
-import type { SseEvent } from '../http/sse.ts';
+import { eventTemplate, type SseEvent } from '../http/sse.ts';
 
 type Message = components['schemas']['AnthropicMessage'];
 type ContentBlock = components['schemas']['AnthropicContentBlock'];
@@ -80,13 +80,15 @@ export function* messageEvents(answer: ChatAnswer, head: MessageHead): Generator
   let index = 0;
   if (answer.content) {
     yield event({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
-    for (const text of answer.contentPieces) yield event({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } });
+    const delta = eventTemplate((text: string): StreamEvent => ({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } }), 'content_block_delta');
+    for (const text of answer.contentPieces) yield delta(text);
     yield event({ type: 'content_block_stop', index });
     index++;
   }
   for (const call of answer.toolCalls) {
     yield event({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: toolUseId(call.id), name: call.name, input: {} } });
-    for (const partial_json of call.argumentPieces) yield event({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } });
+    const delta = eventTemplate((partial_json: string): StreamEvent => ({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } }), 'content_block_delta');
+    for (const partial_json of call.argumentPieces) yield delta(partial_json);
     yield event({ type: 'content_block_stop', index });
     index++;
   }

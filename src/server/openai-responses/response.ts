@@ -4,7 +4,7 @@
  */
 import type { components } from '../../../generated/schema.d.ts';
 import type { ChatAnswer } from '../domain/engine/text/index.ts';
-import type { SseEvent } from '../http/sse.ts';
+import { eventTemplate, type SseEvent } from '../http/sse.ts';
 
 type ResponseRequest = components['schemas']['ResponseRequest'];
 type Response = components['schemas']['Response'];
@@ -94,13 +94,21 @@ export function* responseEvents(response: Response, answer: ChatAnswer): Generat
       const text = item.content[0]?.text ?? '';
       yield event({ type: 'response.output_item.added', output_index, item: { ...item, status: 'in_progress', content: [] } });
       yield event({ type: 'response.content_part.added', item_id, output_index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
-      for (const delta of answer.contentPieces) yield event({ type: 'response.output_text.delta', item_id, output_index, content_index: 0, delta, logprobs: [] });
+      const textDelta = eventTemplate(
+        (delta: string, sequence_number: number): StreamEvent => ({ type: 'response.output_text.delta', item_id, output_index, content_index: 0, delta, logprobs: [], sequence_number }),
+        'response.output_text.delta',
+      );
+      for (const delta of answer.contentPieces) yield textDelta(delta, sequence++);
       yield event({ type: 'response.output_text.done', item_id, output_index, content_index: 0, text, logprobs: [] });
       yield event({ type: 'response.content_part.done', item_id, output_index, content_index: 0, part: { type: 'output_text', text, annotations: [] } });
     } else {
       const item_id = item.id ?? '';
       yield event({ type: 'response.output_item.added', output_index, item: { ...item, arguments: '', status: 'in_progress' } });
-      for (const delta of answer.toolCalls[call++]?.argumentPieces ?? []) yield event({ type: 'response.function_call_arguments.delta', item_id, output_index, delta });
+      const argumentsDelta = eventTemplate(
+        (delta: string, sequence_number: number): StreamEvent => ({ type: 'response.function_call_arguments.delta', item_id, output_index, delta, sequence_number }),
+        'response.function_call_arguments.delta',
+      );
+      for (const delta of answer.toolCalls[call++]?.argumentPieces ?? []) yield argumentsDelta(delta, sequence++);
       yield event({ type: 'response.function_call_arguments.done', item_id, output_index, arguments: item.arguments });
     }
     yield event({ type: 'response.output_item.done', output_index, item });

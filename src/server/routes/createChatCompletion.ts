@@ -6,7 +6,7 @@ import type { components } from '../../../generated/schema.d.ts';
 import { modelFor } from '../domain/catalogue.ts';
 import type { ChatAnswer, ResponseFormat } from '../domain/engine/text/index.ts';
 import { billingHeaders } from '../http/responses.ts';
-import { sendEvents, type SseEvent } from '../http/sse.ts';
+import { eventTemplate, sendEvents, type SseEvent } from '../http/sse.ts';
 import { newId } from '../ids.ts';
 import type { Handler } from '../context.ts';
 
@@ -77,20 +77,21 @@ function responseFormatOf(format: ChatRequest['response_format']): ResponseForma
  * of a tool call's arguments), the finish reason, the usage when asked for, and `[DONE]`.
  */
 function* streamOf(answer: ChatAnswer, head: { id: string; created: number; model: string }, usage: Usage | undefined): Generator<SseEvent> {
-  const chunk = (delta: Chunk['choices'][number]['delta'], finish: Chunk['choices'][number]['finish_reason'] = null): SseEvent => ({
-    data: {
-      ...head,
-      object: 'chat.completion.chunk',
-      choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
-      // With include_usage, every chunk but the last carries `usage: null`, as OpenAI's do.
-      ...(usage && { usage: null }),
-    } satisfies Chunk,
+  const data = (delta: Chunk['choices'][number]['delta'], finish: Chunk['choices'][number]['finish_reason'] = null): Chunk => ({
+    ...head,
+    object: 'chat.completion.chunk',
+    choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+    // With include_usage, every chunk but the last carries `usage: null`, as OpenAI's do.
+    ...(usage && { usage: null }),
   });
+  const chunk = (delta: Chunk['choices'][number]['delta'], finish: Chunk['choices'][number]['finish_reason'] = null): SseEvent => ({ data: data(delta, finish) });
   yield chunk({ role: 'assistant', content: answer.content === null ? null : '' });
-  for (const piece of answer.contentPieces) yield chunk({ content: piece });
+  const content = eventTemplate((piece: string) => data({ content: piece }));
+  for (const piece of answer.contentPieces) yield content(piece);
   for (const [index, call] of answer.toolCalls.entries()) {
     yield chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] });
-    for (const piece of call.argumentPieces) yield chunk({ tool_calls: [{ index, function: { arguments: piece } }] });
+    const argument = eventTemplate((piece: string) => data({ tool_calls: [{ index, function: { arguments: piece } }] }));
+    for (const piece of call.argumentPieces) yield argument(piece);
   }
   yield chunk({}, answer.finishReason);
   if (usage) yield { data: { ...head, object: 'chat.completion.chunk', choices: [], usage } satisfies Chunk };
