@@ -11,18 +11,32 @@
  *   npm run bench -- --server-flags="--max-old-space-size=1024"   node flags for the reference servers
  *   npm run bench -- --out <folder>    where bench.json and bench.md go (default artifacts/)
  *
+ * Comparing this tree's server with another commit's (compare.ts), instead of the run above:
+ *
+ *   npm run bench -- --baseline <ref>  both built, measured in turn on each kind of request (about seven minutes,
+ *                                      plus the baseline's npm ci when its lock differs); bench-compare.json/.md
+ *        … --kinds models,chat          only these kinds (models, chat, chat-stream, messages, messages-stream,
+ *                                      responses, responses-stream)
+ *        … --cpu-prof                   also profiles each kind on each build: where the CPU time goes
+ *        … --instructions               also counts instructions per request under callgrind (valgrind)
+ *        … --quick / --write-docs / --strict   as above
+ *
  * Exit code 1 when a measurement did not work (no figure, an error, a lost stream event), in every mode.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { root } from './lib/paths.ts';
-import { writeFigures } from './bench/docs.ts';
+import { writeComparison, writeFigures } from './bench/docs.ts';
 import { renderMarkdown, renderText } from './bench/report.ts';
 import { brokenMeasurements } from './bench/health.ts';
 import { runBench } from './bench/run.ts';
 import { serverLaunch } from './lib/server-launch.ts';
 import { fullSettings, quickSettings } from './bench/settings.ts';
+import { compareBuilds, compareFullSettings, compareQuickSettings } from './bench/compare.ts';
+import { brokenComparison, renderComparisonMarkdown, renderComparisonText } from './bench/compare-report.ts';
+import { requestKinds, type RequestKind } from './bench/requests.ts';
+import type { TargetVerdict } from './bench/results.ts';
 
 const launch = serverLaunch();
 const { values } = parseArgs({
@@ -34,35 +48,76 @@ const { values } = parseArgs({
     // By default the reference servers get the node flags `npm start` gives them (package.json `config`).
     'server-flags': { type: 'string', default: launch.nodeFlags.join(' ') },
     out: { type: 'string', default: join(root, 'artifacts') },
+    baseline: { type: 'string' },
+    kinds: { type: 'string', default: requestKinds.join(',') },
+    instructions: { type: 'boolean', default: false },
   },
 });
 
 const outDir = resolve(values.out!);
-const results = await runBench({
-  settings: values.quick ? quickSettings : fullSettings,
-  outDir,
-  cpuProfile: values['cpu-prof'],
-  serverFlags: values['server-flags']!.split(' ').filter(Boolean),
-  serverEnv: launch.env,
-  log: (line) => process.stderr.write(`bench: ${line}\n`),
-});
+const serverFlags = values['server-flags']!.split(' ').filter(Boolean);
+const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
+let broken: string[];
+let targets: TargetVerdict[];
+let mode: 'full' | 'quick';
 
-console.log(`\n${renderText(results)}\n`);
-writeFileSync(join(outDir, 'bench.json'), `${JSON.stringify(results, null, 2)}\n`);
-writeFileSync(join(outDir, 'bench.md'), `# Benchmark\n\n${renderMarkdown(results)}`);
-console.log(`Written to ${join(outDir, 'bench.json')} and bench.md${values['cpu-prof'] ? `; CPU profile in ${join(outDir, 'profiles')}` : ''}.`);
-if (values['write-docs']) {
-  writeFigures(join(root, 'docs', 'benchmarks.md'), results);
-  console.log('Figures written to docs/benchmarks.md.');
+if (values.baseline !== undefined) {
+  const kinds = values.kinds!.split(',').filter(Boolean);
+  const unknown = kinds.filter((k) => !(requestKinds as readonly string[]).includes(k));
+  if (unknown.length > 0 || kinds.length === 0) {
+    console.error(`--kinds: unknown ${unknown.join(', ') || '(none given)'}; choose from ${requestKinds.join(', ')}`);
+    process.exit(2);
+  }
+  const results = await compareBuilds({
+    baseline: values.baseline,
+    kinds: kinds as RequestKind[],
+    settings: values.quick ? compareQuickSettings : compareFullSettings,
+    serverFlags,
+    serverEnv: launch.env,
+    cpuProfile: values['cpu-prof'],
+    instructions: values.instructions,
+    outDir,
+    log,
+  });
+  console.log(`\n${renderComparisonText(results)}\n`);
+  writeFileSync(join(outDir, 'bench-compare.json'), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(join(outDir, 'bench-compare.md'), `# Comparison of builds\n\n${renderComparisonMarkdown(results)}`);
+  console.log(`Written to ${join(outDir, 'bench-compare.json')} and bench-compare.md${values['cpu-prof'] ? `; CPU profiles in ${join(outDir, 'profiles')}` : ''}.`);
+  if (values['write-docs']) {
+    writeComparison(join(root, 'docs', 'benchmarks.md'), results);
+    console.log('Comparison written to docs/benchmarks.md.');
+  }
+  broken = brokenComparison(results);
+  targets = results.targets;
+  mode = results.mode;
+} else {
+  const results = await runBench({
+    settings: values.quick ? quickSettings : fullSettings,
+    outDir,
+    cpuProfile: values['cpu-prof'],
+    serverFlags,
+    serverEnv: launch.env,
+    log,
+  });
+  console.log(`\n${renderText(results)}\n`);
+  writeFileSync(join(outDir, 'bench.json'), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(join(outDir, 'bench.md'), `# Benchmark\n\n${renderMarkdown(results)}`);
+  console.log(`Written to ${join(outDir, 'bench.json')} and bench.md${values['cpu-prof'] ? `; CPU profile in ${join(outDir, 'profiles')}` : ''}.`);
+  if (values['write-docs']) {
+    writeFigures(join(root, 'docs', 'benchmarks.md'), results);
+    console.log('Figures written to docs/benchmarks.md.');
+  }
+  broken = brokenMeasurements(results);
+  targets = results.targets;
+  mode = results.mode;
 }
 
-const broken = brokenMeasurements(results);
 if (broken.length > 0) {
   console.error(`\nThese measurements did not work:\n${broken.map((b) => `  - ${b}`).join('\n')}`);
   process.exitCode = 1;
 }
-const missed = results.targets.filter((t) => !t.met);
-if (values.strict && results.mode === 'full' && missed.length > 0) {
+const missed = targets.filter((t) => !t.met);
+if (values.strict && mode === 'full' && missed.length > 0) {
   console.error(`\nTargets missed: ${missed.map((t) => t.name).join('; ')}`);
   process.exitCode = 1;
 }

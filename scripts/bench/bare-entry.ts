@@ -3,6 +3,9 @@
  * server (same status, headers and body), doing nothing else. What the reference server reaches of this
  * figure is what its framework, authentication, validation and generation cost.
  *
+ * An event stream (`text/event-stream`) is written one event at a time, each its own `res.write`, as a
+ * server that sends events as it makes them must: what the extra events of a stream cost node:http itself.
+ *
  *   node scripts/bench/bare-entry.ts <replies.json>
  *
  * `replies.json` maps `"METHOD /path"` to `{ status, headers, body }` (body in base64). Prints one line
@@ -17,12 +20,22 @@ interface Reply {
   body: string;
 }
 
+/** A body as the writes that send it: one for a JSON answer, one per event for an event stream. */
+function writesOf(reply: Reply): Buffer[] {
+  const body = Buffer.from(reply.body, 'base64');
+  if (!reply.headers['content-type']?.startsWith('text/event-stream')) return [body];
+  return body
+    .toString('utf8')
+    .split(/(?<=\n\n)/)
+    .map((event) => Buffer.from(event));
+}
+
 const file = process.argv[2];
 if (!file) throw new Error('usage: bare-entry.ts <replies.json>');
 const replies = new Map(
   Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, Reply>).map(([route, r]) => [
     route,
-    { status: r.status, headers: r.headers, body: Buffer.from(r.body, 'base64') },
+    { status: r.status, headers: r.headers, writes: writesOf(r) },
   ]),
 );
 
@@ -34,7 +47,9 @@ const server = createServer((req, res) => {
     return;
   }
   res.writeHead(reply.status, reply.headers);
-  res.end(reply.body);
+  const last = reply.writes.length - 1;
+  for (let i = 0; i < last; i++) res.write(reply.writes[i]);
+  res.end(reply.writes[last]);
 });
 server.keepAliveTimeout = 72_000; // as Fastify's default, so neither side closes idle connections sooner
 server.listen(0, '127.0.0.1', () => {

@@ -35,6 +35,15 @@ export interface SpawnOptions {
    * node alone (no tsx loader thread, whose heap would count in the server's memory).
    */
   compiled?: boolean;
+  /**
+   * With `compiled`: the folder of the build to run the entry from (another commit's, for a comparison of
+   * builds); this tree's current build by default.
+   */
+  build?: string;
+  /** The process's working folder (default: this package's root). */
+  cwd?: string;
+  /** A command that runs node (e.g. valgrind and its options): the process started is that command's. */
+  wrapper?: string[];
 }
 
 /**
@@ -51,13 +60,14 @@ export async function startEntry(name: string, entry: string, args: string[] = [
   const nodeArgs = [...(options.nodeFlags ?? []), ...(options.compiled ? [] : ['--import', 'tsx'])];
   // From the build's own folder, as `npm start` runs it (a process run through `dist/node` holds back the
   // removal of every old build: scripts/build-server.ts).
-  const script = options.compiled ? join(currentServerBuild(), entry.replace(/\.ts$/, '.js')) : resolve(root, entry);
+  const script = options.compiled ? join(options.build ?? currentServerBuild(), entry.replace(/\.ts$/, '.js')) : resolve(root, entry);
   if (options.cpuProfileDir) {
     mkdirSync(options.cpuProfileDir, { recursive: true });
     nodeArgs.push('--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir);
   }
-  const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
-    cwd: root,
+  const command = [...(options.wrapper ?? []), process.execPath, ...nodeArgs, script, ...args];
+  const child = spawn(command[0]!, command.slice(1), {
+    cwd: options.cwd ?? root,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -5,7 +5,7 @@
 import { storeLabels, targetLabels, type BenchResults, type QuotaFigure, type StoreName, type TargetName } from './results.ts';
 import { round } from './stats.ts';
 
-interface Table {
+export interface Table {
   title: string;
   headers: string[];
   rows: string[][];
@@ -129,14 +129,7 @@ export function describeRun(results: BenchResults): string {
  *   console.log(renderText(results));
  */
 export function renderText(results: BenchResults): string {
-  const parts = [describeRun(results)];
-  for (const table of tables(results)) {
-    const all = [table.headers, ...table.rows];
-    const widths = table.headers.map((_, i) => Math.max(...all.map((row) => (row[i] ?? '').length)));
-    const line = (row: string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd();
-    parts.push(`\n${table.title}\n${line(table.headers)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${table.rows.map(line).join('\n')}`);
-  }
-  return parts.join('\n');
+  return tablesAsText(describeRun(results), tables(results));
 }
 
 /**
@@ -146,9 +139,26 @@ export function renderText(results: BenchResults): string {
  *   writeFileSync('artifacts/bench.md', renderMarkdown(results));
  */
 export function renderMarkdown(results: BenchResults, headingLevel = 2): string {
+  return tablesAsMarkdown(describeRun(results), tables(results), headingLevel);
+}
+
+/** Tables with aligned columns, after a line that says what run they are of. */
+export function tablesAsText(intro: string, tables: readonly Table[]): string {
+  const parts = [intro];
+  for (const table of tables) {
+    const all = [table.headers, ...table.rows];
+    const widths = table.headers.map((_, i) => Math.max(...all.map((row) => (row[i] ?? '').length)));
+    const line = (row: string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd();
+    parts.push(`\n${table.title}\n${line(table.headers)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${table.rows.map(line).join('\n')}`);
+  }
+  return parts.join('\n');
+}
+
+/** The same tables as Markdown, each under a heading of `headingLevel`. */
+export function tablesAsMarkdown(intro: string, tables: readonly Table[], headingLevel = 2): string {
   const hashes = '#'.repeat(headingLevel);
-  const parts = [`_${describeRun(results)}_`];
-  for (const table of tables(results)) {
+  const parts = [`_${intro}_`];
+  for (const table of tables) {
     const escape = (cell: string) => cell.replaceAll('|', '\\|');
     const row = (cells: string[]) => `| ${cells.map(escape).join(' | ')} |`;
     // Figures are right-aligned, words left-aligned.

@@ -1,10 +1,16 @@
-/** The benchmark's own arithmetic: percentiles, the image key pools, RSS sampling and the docs markers. */
+/**
+ * The benchmark's own arithmetic: percentiles, the image key pools, RSS sampling, the docs markers, the
+ * varied prompts, the profile breakdown and the comparison's targets.
+ */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { END, START, writeFigures } from '../../scripts/bench/docs.ts';
+import { judgeComparison, type CompareResults, type KindComparison, type KindFigure } from '../../scripts/bench/compare.ts';
+import { COMPARE_END, COMPARE_START, END, START, writeComparison, writeFigures } from '../../scripts/bench/docs.ts';
+import { partOf, profileBreakdown } from '../../scripts/bench/profile-breakdown.ts';
+import { kindRequest, promptSequence, requestKinds } from '../../scripts/bench/requests.ts';
 import { keyPool } from '../../scripts/bench/images.ts';
 import { keyRotation } from '../../scripts/bench/quota.ts';
 import type { BenchResults } from '../../scripts/bench/results.ts';
@@ -92,6 +98,139 @@ describe('writeFigures', () => {
       expect(text).toMatch(/^# Benchmarks\n\nBy hand\.\n\n<!-- bench:figures:start/);
       expect(text).toContain('| GET /v1/models | req/s |');
       expect(text).toMatch(/<!-- bench:figures:end -->\n\nAlso by hand\.\n$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('promptSequence', () => {
+  it('gives short prompts that differ from one request to the next, the same sequence for the same seed', () => {
+    const prompts = Array.from({ length: 2000 }, promptSequence(1));
+    expect(new Set(prompts).size).toBeGreaterThan(1990);
+    expect(Array.from({ length: 2000 }, promptSequence(1))).toEqual(prompts);
+    expect(promptSequence(2)()).not.toBe(prompts[0]);
+    for (const prompt of prompts) expect(prompt.length).toBeLessThan(120);
+  });
+
+  it('puts a new prompt in each request of every kind, in the body that kind of request takes', () => {
+    for (const kind of requestKinds.filter((k) => k !== 'models')) {
+      const spec = kindRequest(kind, 'sk-x', 1);
+      const bodies = [1, 2, 3].map(() => spec.setupRequest!({ method: 'POST', path: spec.path, headers: spec.headers, body: spec.body }, {})!.body as string);
+      expect(new Set(bodies).size).toBe(3);
+      const body = JSON.parse(bodies[0]!) as Record<string, unknown>;
+      expect(body.model).toBe('gpt-4o-mini');
+      expect(body.stream === true).toBe(kind.endsWith('-stream'));
+    }
+    expect(kindRequest('models', 'sk-x', 1)).toMatchObject({ method: 'GET', path: '/v1/models' });
+  });
+});
+
+describe('profileBreakdown', () => {
+  const frame = (functionName: string, url = '') => ({ functionName, url, lineNumber: 0 });
+
+  it('counts a frame to the part of the server its code belongs to', () => {
+    expect(partOf(frame('answerChat', 'file:///x/dist/node-builds/abc/src/server/domain/engine/text/chat.js'))).toBe('text engine');
+    expect(partOf(frame('answerChat', 'file:///x/dist/node/src/server/engine/text/chat.js'))).toBe('text engine');
+    expect(partOf(frame('frame', 'file:///x/dist/node/src/server/http/sse.js'))).toBe('event streams');
+    expect(partOf(frame('postMessage'))).toBe('worker hand-off');
+    expect(partOf(frame('writev'))).toBe('socket writes (system calls)');
+    expect(partOf(frame('validate42'))).toBe('validation (ajv)');
+    expect(partOf(frame('Reply.send', 'file:///x/node_modules/fastify/lib/reply.js'))).toBe('Fastify');
+    expect(partOf(frame('end', 'node:_http_outgoing'))).toBe('node:http, streams, events');
+    expect(partOf(frame('(garbage collector)'))).toBe('garbage collection');
+    expect(partOf(frame('(idle)'))).toBe('idle');
+  });
+
+  it('counts the samples inside the window only, scaled to the CPU time measured per request', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-profile-'));
+    try {
+      const nodes = [
+        { id: 1, callFrame: frame('(root)') },
+        { id: 2, callFrame: frame('parserOnIncoming', 'node:_http_server') },
+        { id: 3, callFrame: frame('answerChat', 'file:///x/src/server/domain/engine/text/chat.js') },
+        { id: 4, callFrame: frame('(idle)') },
+      ];
+      // Samples 1 ms apart from t = 1000 µs: before the window, then 3 in HTTP, 1 in the engine, 2 idle.
+      const samples = [3, 3, 2, 2, 2, 3, 4, 4];
+      const file = join(dir, 'main.cpuprofile');
+      writeFileSync(file, JSON.stringify({ nodes, startTime: 0, samples, timeDeltas: samples.map(() => 1000) }));
+      const b = profileBreakdown([file], { fromUs: 2500, toUs: 8500 }, 10, 40);
+      // Four busy samples in the window, three of them HTTP: 3/4 and 1/4 of 40 µs.
+      expect(b.parts['node:http, streams, events']).toBeCloseTo(30);
+      expect(b.parts['text engine']).toBeCloseTo(10);
+      expect(b.threads).toEqual({ main: 40, workers: 0 });
+      expect(b.top[0]!.fn).toMatch(/^parserOnIncoming/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('judgeComparison', () => {
+  const figure = (cpuUsPerRequest: number, rps: number): KindFigure => ({
+    rps, p50Ms: 1, p99Ms: 2, requests: 100, errors: 0, non2xx: 0, cpuUsPerRequest, roundsRps: [rps], roundsCpuUs: [cpuUsPerRequest], rssPeakMb: 100,
+  });
+  const kind = (k: KindComparison['kind'], current: KindFigure, bare: KindFigure, baseline?: KindFigure): KindComparison => ({
+    kind: k,
+    label: k,
+    current,
+    bare,
+    ...(baseline && { baseline }),
+    ratios: {
+      cpu: baseline ? current.cpuUsPerRequest! / baseline.cpuUsPerRequest! : null,
+      rps: baseline ? current.rps / baseline.rps : null,
+      currentVsBare: current.rps / bare.rps,
+      baselineVsBare: baseline ? baseline.rps / bare.rps : null,
+    },
+  });
+  const results = (kinds: KindComparison[]) => ({ kinds }) as unknown as Omit<CompareResults, 'targets'>;
+
+  it('judges the listing and the chat against the baseline and bare, and the other kinds against the chat plus what bare pays for their extra bytes', () => {
+    const verdicts = judgeComparison(
+      results([
+        kind('models', figure(60, 8000), figure(40, 10000), figure(61, 7900)),
+        kind('chat', figure(130, 5000), figure(45, 9000), figure(100, 6000)),
+        // bare pays 100 µs more for the stream than for the chat: the stream may cost 130 + 100.
+        kind('chat-stream', figure(225, 2000), figure(145, 4000)),
+        kind('messages', figure(140, 4800), figure(46, 8800)),
+      ]),
+    );
+    expect(verdicts.map((v) => [v.name, v.met])).toEqual([
+      ['GET /v1/models: CPU per request vs the baseline', true],
+      ['GET /v1/models vs bare node:http', true],
+      ['chat completion: CPU per request vs the baseline', false],
+      ['chat completion vs bare node:http', true],
+      ['chat-stream: CPU per request vs the chat completion', true],
+      ['messages: CPU per request vs the chat completion', false],
+    ]);
+    expect(verdicts[2]!.measured).toBe('1.30×');
+    expect(verdicts[4]!.measured).toBe('225 µs (allowed 230)');
+  });
+});
+
+describe('writeComparison', () => {
+  it('replaces only what lies between its own markers', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-docs-'));
+    try {
+      const file = join(dir, 'benchmarks.md');
+      writeFileSync(file, `# Benchmarks\n\n${START}\nfull run\n${END}\n\n${COMPARE_START}\nold comparison\n${COMPARE_END}\n`);
+      const kinds: KindComparison[] = [];
+      writeComparison(file, {
+        mode: 'full', startedAt: '2026-11-25T00:00:00.000Z', elapsedS: 1, loadAverage: [1, 1], serverFlags: [], serverEnv: {},
+        machine: { cores: 2, cpu: 'cpu', node: 'v20', os: 'Linux', memoryGb: 8 },
+        settings: { mode: 'full', connections: 50, warmupS: 2, durationS: 3, rounds: 5, instructions: { warmup: 1, requests: 1 }, profileS: 1 },
+        current: { commit: 'a'.repeat(40), subject: 'now', modified: false },
+        baseline: { ref: 'v1', commit: 'b'.repeat(40), subject: 'then', dependencies: 'installed' },
+        startRssMb: { current: 90, baseline: 80 },
+        kinds,
+        targets: [],
+      });
+      const text = readFileSync(file, 'utf8');
+      expect(text).toContain('full run');
+      expect(text).not.toContain('old comparison');
+      expect(text).toContain('this tree aaaaaaaaaa against v1 (bbbbbbbbbb, dependencies installed: its own lock)');
+      expect(text.endsWith(`${COMPARE_END}\n`)).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

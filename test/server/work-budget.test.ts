@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../src/server/domain/engine/text/index.ts';
 import { LONG_RUN, countTokens } from '../../src/server/domain/engine/text/tokens.ts';
-import { defaultWorkerSettings } from '../../src/server/workers/engines.ts';
+import { defaultWorkerSettings, INLINE_TEXT } from '../../src/server/workers/engines.ts';
 import { startServer, useServer } from '../helpers/server.ts';
 import { call, chatBody } from './http.ts';
 
@@ -165,6 +165,50 @@ describe('engines run off the event loop', () => {
       const probe = call(gateway.baseUrl, 'GET', '/v1/models', { key });
       expect(await settleOrder({ heavy, probe })).toEqual(['probe', 'heavy']);
       expect((await heavy).status).toBe(200);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('answers short chats on the event loop while the text workers are busy, and refuses every text request once no place is left to wait (503)', async () => {
+    let calls = 0;
+    const waiters: Array<{ n: number; resolve: () => void }> = [];
+    const called = (n: number) => new Promise<void>((resolve) => (calls >= n ? resolve() : waiters.push({ n, resolve })));
+    const gateway = await startServer({
+      workers: { text: { workers: 1, queue: 1 } },
+      services: (built) => ({
+        ...built,
+        text: {
+          ...built.text,
+          answerChat: (request: ChatRequest) => {
+            const answer = built.text.answerChat(request);
+            calls++;
+            for (const w of waiters.filter((w) => calls >= w.n)) w.resolve();
+            return answer;
+          },
+        },
+      }),
+    });
+    try {
+      const short = () => chat(chatBody({ messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Explain tides to a sailor.' }] }), gateway.baseUrl);
+      const long = () => chat(chatBody({ messages: [{ role: 'user', content: 'word '.repeat(INLINE_TEXT.characters) }] }), gateway.baseUrl);
+      const letters = Array.from({ length: 4_000_000 }, (_, i) => String.fromCharCode(97 + ((i * 7919) % 26))).join('');
+      const heavy = chat(chatBody({ messages: [{ role: 'user', content: letters }] }), gateway.baseUrl);
+      await called(1);
+      // The only worker is busy: a short conversation without tools is the event loop's own work.
+      expect((await short()).status).toBe(200);
+      const counted = await call(gateway.baseUrl, 'POST', '/v1/messages/count_tokens', { key, body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi there' }] } });
+      expect(counted.status).toBe(200);
+      // Beyond INLINE_TEXT it is a worker's, and waits in the one waiting place.
+      const waiting = long();
+      await called(3);
+      // Now no place is left: long text, a tool schema and short text alike are refused.
+      for (const refused of [await long(), await chat(toolCall({ type: 'object', properties: { city: { type: 'string' } } }), gateway.baseUrl), await short()]) {
+        expect(refused.status).toBe(503);
+        expect(refused.headers.get('retry-after')).toBe('1');
+      }
+      expect((await heavy).status).toBe(200);
+      expect((await waiting).status).toBe(200);
     } finally {
       await gateway.close();
     }

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { WORKER_NICENESS } from '../../src/server/workers/priority.ts';
-import { startEngines } from '../../src/server/workers/engines.ts';
+import { INLINE_TEXT, startEngines } from '../../src/server/workers/engines.ts';
 
 /** The nice value of each thread of this process (field 19 of /proc/self/task/<id>/stat). */
 function threadNiceness(): Map<number, number> {
@@ -28,9 +28,11 @@ describe.runIf(process.platform === 'linux')('worker threads yield to the event 
     const before = threadNiceness();
     const engines = startEngines({ text: { workers: 2, queue: 4 }, images: { workers: 1, queue: 4 } });
     try {
+      // Text beyond what the event loop answers itself, so that the text workers start.
+      const long = 'word '.repeat(INLINE_TEXT.characters);
       await Promise.all([
-        engines.text.countChatTokens({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello' }] }),
-        engines.text.countChatTokens({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'there' }] }),
+        engines.text.countChatTokens({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: `Hello ${long}` }] }),
+        engines.text.countChatTokens({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: `there ${long}` }] }),
         engines.images.generate({ prompt: 'A boat', width: 64, height: 64, n: 1 }),
       ]);
       const lowered = [...threadNiceness()].filter(([id, nice]) => !before.has(id) && nice === Math.min(19, own + WORKER_NICENESS));

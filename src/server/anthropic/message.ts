@@ -6,7 +6,7 @@ import type { components } from '../../../generated/schema.d.ts';
 import type { ChatAnswer } from '../domain/engine/text/index.ts';
 import type { AnswerWriter } from '../http/answer-stream.ts';
 import { anthropicType } from '../http/error-formats.ts';
-import type { SseEvent } from '../http/sse.ts';
+import { eventTemplate, type SseEvent } from '../http/sse.ts';
 
 type Message = components['schemas']['AnthropicMessage'];
 type ContentBlock = components['schemas']['AnthropicContentBlock'];
@@ -87,8 +87,11 @@ export function toMessage(answer: ChatAnswer, head: MessageHead): Message {
 export function messageWriter(head: MessageHead, inputTokens: number): AnswerWriter {
   const event = (data: StreamEvent): SseEvent => ({ event: data.type, data });
   let started = false;
-  /** The open block: its index, and which call it is when it is a tool_use block. */
-  let open: { index: number; call?: number } | undefined;
+  /**
+   * The open block: its index, which call it is when it is a tool_use block, and its delta event, serialised
+   * once and filled in per piece (eventTemplate).
+   */
+  let open: { index: number; call?: number; delta: (piece: string) => SseEvent } | undefined;
   let blocks = 0;
   /** The block of each call, for argument pieces that come after another block began. */
   const callBlocks = new Map<number, number>();
@@ -119,20 +122,28 @@ export function messageWriter(head: MessageHead, inputTokens: number): AnswerWri
         case 'text':
           if (open?.call !== undefined || !open) {
             close(out);
-            open = { index: blocks++ };
+            const index = blocks++;
+            open = { index, delta: eventTemplate((text: string): StreamEvent => ({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } }), 'content_block_delta') };
             out.push(event({ type: 'content_block_start', index: open.index, content_block: { type: 'text', text: '' } }));
           }
-          out.push(event({ type: 'content_block_delta', index: open.index, delta: { type: 'text_delta', text: step.text } }));
+          out.push(open.delta(step.text));
           break;
-        case 'tool-call':
+        case 'tool-call': {
           close(out);
-          open = { index: blocks++, call: step.index };
-          callBlocks.set(step.index, open.index);
+          const index = blocks++;
+          open = {
+            index,
+            call: step.index,
+            delta: eventTemplate((partial_json: string): StreamEvent => ({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } }), 'content_block_delta'),
+          };
+          callBlocks.set(step.index, index);
           out.push(event({ type: 'content_block_start', index: open.index, content_block: { type: 'tool_use', id: toolUseId(step.id), name: step.name, input: {} } }));
           break;
+        }
         case 'tool-arguments': {
           const index = callBlocks.get(step.index);
-          if (index !== undefined) out.push(event({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: step.text } }));
+          if (open?.call === step.index) out.push(open.delta(step.text));
+          else if (index !== undefined) out.push(event({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: step.text } }));
           break;
         }
         case 'end': {

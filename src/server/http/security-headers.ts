@@ -40,8 +40,10 @@ export const SECURITY_HEADERS: Record<string, string> = {
 };
 
 export function addSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onRequest', async (_request, reply) => {
+  // A callback hook: no promise on every request.
+  app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(SECURITY_HEADERS);
+    done();
   });
 }
 

@@ -2,9 +2,15 @@
  * The one server-sent event writer. Events become a readable stream that the route sends through Fastify's
  * reply like any other body, so CORS, security headers, logging and response hooks apply to streams too.
  *
- * The stream is pulled, not pushed: the next event is made only when the socket has room for it, so a client
- * that reads slowly slows its own stream and nothing else, and memory stays bounded. When the client goes
- * away Fastify destroys the stream, and no further event is made for nobody.
+ * The stream is pulled, not pushed: the next events are made only when the socket has room for them, so a
+ * client that reads slowly slows its own stream and nothing else, and memory stays bounded. When the client
+ * goes away Fastify destroys the stream, and no further event is made for nobody.
+ *
+ * Events that are not paced go out in batches of up to `BATCH_CHARACTERS`: the events ready at once (an
+ * answer's tokens, all made together) travel through the stream, the HTTP response and the socket as one
+ * chunk instead of one each, which cost several microseconds per event (`npm run bench -- --baseline`). A
+ * client reads them as the same events either way. An upstream's events are not batched: each goes out as it
+ * arrives, before the next is read.
  */
 import { Readable } from 'node:stream';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
@@ -20,6 +26,46 @@ export function frame(event: SseEvent): string {
   const data = typeof event.data === 'string' ? event.data : JSON.stringify(event.data);
   return `${event.event === undefined ? '' : `event: ${event.event}\n`}data: ${data}\n\n`;
 }
+
+/**
+ * Events of one shape that differ only in a few values (a stream's deltas: the same id, model and fields
+ * around each token), serialised once. `make` is called with a placeholder for each value, and each event is
+ * then the JSON around the placeholders with its values' JSON in between: the very text `JSON.stringify`
+ * gives for `make(...values)`, without building and serialising the object again for every token. `make`
+ * must only place its values; when a placeholder does not come out exactly once, every event is made by
+ * `make` itself.
+ *
+ * @example
+ * const delta = eventTemplate((text: string) => ({ type: 'text_delta', text }), 'content_block_delta');
+ * delta('Hi'); // { event: 'content_block_delta', data: '{"type":"text_delta","text":"Hi"}' }
+ */
+export function eventTemplate<Values extends Array<string | number>>(make: (...values: Values) => object, event?: string): (...values: Values) => SseEvent {
+  const slots = make.length;
+  const marks = Array.from({ length: slots }, (_, i) => `\u0000${i}\u0000`);
+  const text = JSON.stringify(make(...(marks as Values)));
+  // The text between the placeholders, and which value goes in each gap, in the order they appear.
+  const pieces: string[] = [];
+  const order: number[] = [];
+  let rest = text;
+  for (;;) {
+    const found = marks.map((mark, i) => ({ i, at: rest.indexOf(JSON.stringify(mark)) })).filter((f) => f.at >= 0).sort((a, b) => a.at - b.at)[0];
+    if (!found) break;
+    pieces.push(rest.slice(0, found.at));
+    order.push(found.i);
+    rest = rest.slice(found.at + JSON.stringify(marks[found.i]).length);
+  }
+  pieces.push(rest);
+  const placedOnce = slots > 0 && order.length === slots && new Set(order).size === slots;
+  if (!placedOnce) return (...values) => ({ ...(event !== undefined && { event }), data: make(...values) });
+  return (...values) => {
+    let data = pieces[0]!;
+    for (let i = 0; i < order.length; i++) data += JSON.stringify(values[order[i]!]) + pieces[i + 1]!;
+    return event === undefined ? { data } : { event, data };
+  };
+}
+
+/** Characters of events made in one go when they are not paced: a few socket writes' worth. */
+const BATCH_CHARACTERS = 16 * 1024;
 
 class EventStream extends Readable {
   #timer: NodeJS.Timeout | undefined;
@@ -46,9 +92,28 @@ class EventStream extends Readable {
 
   #next(): void {
     this.#timer = undefined;
-    const next = this.events.next();
-    // A source made whole beforehand (the engine's answer) is read at once; an upstream's events as they come.
-    if (!(next instanceof Promise)) return this.#push(next);
+    let text = '';
+    for (;;) {
+      const next = this.events.next();
+      // An upstream's events go out one by one as they come (an asynchronous source: each event a promise).
+      if (next instanceof Promise) return this.#await(next);
+      // A source made whole beforehand (the engine's answer) is read at once, in batches unless paced.
+      if (next.done) {
+        this.#done = true;
+        if (text !== '') this.push(text);
+        this.push(null);
+        return;
+      }
+      this.#sent++;
+      text += frame(next.value);
+      if (this.paceMs > 0 || text.length >= BATCH_CHARACTERS) {
+        this.push(text);
+        return;
+      }
+    }
+  }
+
+  #await(next: Promise<IteratorResult<SseEvent>>): void {
     this.#waiting = true;
     next.then(
       (result) => {

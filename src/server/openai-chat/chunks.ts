@@ -7,7 +7,7 @@
 import type { components } from '../../../generated/schema.d.ts';
 import type { AnswerEvent } from '../domain/answer-events.ts';
 import type { AnswerWriter } from '../http/answer-stream.ts';
-import type { SseEvent } from '../http/sse.ts';
+import { eventTemplate, type SseEvent } from '../http/sse.ts';
 
 type Chunk = components['schemas']['ChatCompletionChunk'];
 type Delta = Chunk['choices'][number]['delta'];
@@ -27,15 +27,17 @@ export interface ChunkHead {
  *   const writer = chatChunks({ id: 'chatcmpl-…', created, model: 'gpt-4o-mini' }, false);
  */
 export function chatChunks(head: ChunkHead, includeUsage: boolean): AnswerWriter {
-  const chunk = (delta: Delta, finish: Chunk['choices'][number]['finish_reason'] = null): SseEvent => ({
-    data: {
-      ...head,
-      object: 'chat.completion.chunk',
-      choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
-      // With include_usage, every chunk but the last carries `usage: null`, as OpenAI's do.
-      ...(includeUsage && { usage: null }),
-    } satisfies Chunk,
+  const data = (delta: Delta, finish: Chunk['choices'][number]['finish_reason'] = null): Chunk => ({
+    ...head,
+    object: 'chat.completion.chunk',
+    choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+    // With include_usage, every chunk but the last carries `usage: null`, as OpenAI's do.
+    ...(includeUsage && { usage: null }),
   });
+  const chunk = (delta: Delta, finish: Chunk['choices'][number]['finish_reason'] = null): SseEvent => ({ data: data(delta, finish) });
+  // The deltas, one per token, are serialised once and filled in (eventTemplate): the head around each is the same.
+  const text = eventTemplate((content: string) => data({ content }));
+  let call: { index: number; piece: (text: string) => SseEvent } | undefined;
   let opened = false;
 
   /** The role chunk: its content is null when the answer begins with a tool call (or is one cut to nothing), as OpenAI's. */
@@ -50,13 +52,17 @@ export function chatChunks(head: ChunkHead, includeUsage: boolean): AnswerWriter
       const out = opened ? [] : [open(step)];
       switch (step.type) {
         case 'text':
-          out.push(chunk({ content: step.text }));
+          out.push(text(step.text));
           break;
-        case 'tool-call':
+        case 'tool-call': {
+          const index = step.index;
+          call = { index, piece: eventTemplate((piece: string) => data({ tool_calls: [{ index, function: { arguments: piece } }] })) };
           out.push(chunk({ tool_calls: [{ index: step.index, id: step.id, type: 'function', function: { name: step.name, arguments: '' } }] }));
           break;
+        }
         case 'tool-arguments':
-          out.push(chunk({ tool_calls: [{ index: step.index, function: { arguments: step.text } }] }));
+          // A call's pieces follow the call that opened it (AnswerEvent's order); another index is made whole.
+          out.push(step.index === call?.index ? call.piece(step.text) : chunk({ tool_calls: [{ index: step.index, function: { arguments: step.text } }] }));
           break;
         case 'end': {
           out.push(chunk({}, step.finishReason));

@@ -6,7 +6,7 @@ import type { components } from '../../../generated/schema.d.ts';
 import type { AnswerEvent } from '../domain/answer-events.ts';
 import type { ChatAnswer } from '../domain/engine/text/index.ts';
 import type { AnswerWriter } from '../http/answer-stream.ts';
-import type { SseEvent } from '../http/sse.ts';
+import { eventTemplate, type SseEvent } from '../http/sse.ts';
 
 type ResponseRequest = components['schemas']['ResponseRequest'];
 type Response = components['schemas']['Response'];
@@ -106,7 +106,7 @@ export function responseWriter(body: ResponseRequest, head: ResponseHead): Respo
   let started = false;
   const output: OutputItem[] = [];
   /** The item being written: a message and its text so far, or a call. */
-  let open: { item: MessageItem; pieces: string[] } | { item: CallItem; call: number; pieces: string[] } | undefined;
+  let open: ({ item: MessageItem } | { item: CallItem; call: number }) & { pieces: string[]; delta: (piece: string, sequence_number: number) => SseEvent } | undefined;
   let final: Response | undefined;
 
   /** Ends the open item; a message cut by max_output_tokens is `incomplete`. */
@@ -131,8 +131,13 @@ export function responseWriter(body: ResponseRequest, head: ResponseHead): Respo
 
   function openMessage(out: SseEvent[]): void {
     const item: MessageItem = { type: 'message', id: head.newId('msg_'), status: 'in_progress', role: 'assistant', content: [] };
-    open = { item, pieces: [] };
     const output_index = output.length;
+    // The deltas, one per token, serialised once and filled in (eventTemplate).
+    const delta = eventTemplate(
+      (delta: string, sequence_number: number): StreamEvent => ({ type: 'response.output_text.delta', item_id: item.id, output_index, content_index: 0, delta, logprobs: [], sequence_number }),
+      'response.output_text.delta',
+    );
+    open = { item, pieces: [], delta };
     out.push(event({ type: 'response.output_item.added', output_index, item }));
     out.push(event({ type: 'response.content_part.added', item_id: item.id, output_index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } }));
   }
@@ -156,13 +161,18 @@ export function responseWriter(body: ResponseRequest, head: ResponseHead): Respo
             openMessage(out);
           }
           open!.pieces.push(step.text);
-          out.push(event({ type: 'response.output_text.delta', item_id: open!.item.id!, output_index: output.length, content_index: 0, delta: step.text, logprobs: [] }));
+          out.push(open!.delta(step.text, sequence++));
           break;
         case 'tool-call': {
           close(out, false);
           const item: CallItem = { type: 'function_call', id: head.newId('fc_'), call_id: step.id, name: step.name, arguments: '', status: 'in_progress' };
-          open = { item, call: step.index, pieces: [] };
-          out.push(event({ type: 'response.output_item.added', output_index: output.length, item }));
+          const output_index = output.length;
+          const delta = eventTemplate(
+            (delta: string, sequence_number: number): StreamEvent => ({ type: 'response.function_call_arguments.delta', item_id: item.id ?? '', output_index, delta, sequence_number }),
+            'response.function_call_arguments.delta',
+          );
+          open = { item, call: step.index, pieces: [], delta };
+          out.push(event({ type: 'response.output_item.added', output_index, item }));
           break;
         }
         case 'tool-arguments':
@@ -170,7 +180,7 @@ export function responseWriter(body: ResponseRequest, head: ResponseHead): Respo
           // placed in this protocol's order, and the call's item says its whole arguments when done.
           if (open && 'call' in open && open.call === step.index) {
             open.pieces.push(step.text);
-            out.push(event({ type: 'response.function_call_arguments.delta', item_id: open.item.id ?? '', output_index: output.length, delta: step.text }));
+            out.push(open.delta(step.text, sequence++));
           }
           break;
         case 'end': {

@@ -89,6 +89,11 @@ export class WorkerPool {
     return { running: this.running.size, waiting: this.waiting.length };
   }
 
+  /** Whether a task given now would be refused: every worker busy (or none allowed), every waiting place taken. */
+  get full(): boolean {
+    return this.idle.length === 0 && this.workers >= this.size.workers && this.waiting.length >= this.size.queue;
+  }
+
   /**
    * Refuses new tasks, lets those running and waiting finish, then stops the workers. A worker is never
    * terminated in the middle of a task: native image code would take the process down with it.

@@ -1,0 +1,117 @@
+/** The comparison of two builds as tables: printed, and written as Markdown (and into docs/benchmarks.md). */
+import type { CompareResults, KindComparison, KindFigure } from './compare.ts';
+import { profileParts } from './profile-breakdown.ts';
+import { tablesAsMarkdown, tablesAsText, type Table } from './report.ts';
+import { round } from './stats.ts';
+
+const num = (value: number) => round(value).toLocaleString('en-US');
+const us = (value: number | null | undefined) => (value === null || value === undefined ? '–' : String(Math.round(value)));
+const times = (ratio: number | null | undefined) => (ratio === null || ratio === undefined ? '' : `${ratio.toFixed(2)}×`);
+const percent = (ratio: number | null | undefined) => (ratio === null || ratio === undefined ? '' : `${Math.round(ratio * 100)}%`);
+const thousands = (n: number | undefined) => (n === undefined ? '–' : `${Math.round(n / 1000).toLocaleString('en-US')}k`);
+
+/** The run and the two builds, in one line. */
+export function describeComparison(results: CompareResults): string {
+  const m = results.machine;
+  const load = results.loadAverage.map((l) => l.toFixed(1)).join(' → ');
+  const launch = [...Object.entries(results.serverEnv).map(([name, value]) => `${name}=${value}`), ...results.serverFlags].join(' ');
+  const current = `${results.current.commit.slice(0, 10)}${results.current.modified ? ' with changes not committed' : ''}`;
+  const baseline = `${results.baseline.ref} (${results.baseline.commit.slice(0, 10)}, dependencies ${results.baseline.dependencies === 'linked' ? 'linked: same lock' : 'installed: its own lock'})`;
+  return (
+    `${results.mode} comparison of ${results.startedAt}, ${round(results.elapsedS)} s: this tree ${current} against ${baseline}; ` +
+    `${m.cores} cores (${m.cpu}), Node ${m.node}; load average ${load}; servers run with ${launch || 'no flags'}`
+  );
+}
+
+function figureRows(k: KindComparison, showInstructions: boolean): string[][] {
+  const base: KindFigure | undefined = k.baseline;
+  const cell = (f: KindFigure | undefined, show: (f: KindFigure) => string) => (f ? show(f) : '–');
+  const rows = [
+    [k.label, 'server CPU µs/req', us(k.current.cpuUsPerRequest), cell(base, (f) => us(f.cpuUsPerRequest)), us(k.bare.cpuUsPerRequest), times(k.ratios.cpu), '', ''],
+    ['', 'req/s', num(k.current.rps), cell(base, (f) => num(f.rps)), num(k.bare.rps), times(k.ratios.rps), percent(k.ratios.currentVsBare), percent(k.ratios.baselineVsBare)],
+    ['', 'p50 / p99 ms', `${round(k.current.p50Ms)} / ${round(k.current.p99Ms)}`, cell(base, (f) => `${round(f.p50Ms)} / ${round(f.p99Ms)}`), `${round(k.bare.p50Ms)} / ${round(k.bare.p99Ms)}`, '', '', ''],
+  ];
+  if (showInstructions) {
+    const ours = k.instructions?.current?.perRequest;
+    const theirs = k.instructions?.baseline?.perRequest;
+    rows.push(['', 'instructions/req', thousands(ours), thousands(theirs), '', ours !== undefined && theirs ? times(ours / theirs) : '', '', '']);
+  }
+  rows.push(['', 'peak RSS MB', num(k.current.rssPeakMb), cell(base, (f) => num(f.rssPeakMb)), num(k.bare.rssPeakMb), '', '', '']);
+  rows.push(['', 'errors / non-2xx', `${k.current.errors} / ${k.current.non2xx}`, cell(base, (f) => `${f.errors} / ${f.non2xx}`), `${k.bare.errors} / ${k.bare.non2xx}`, '', '', '']);
+  if (k.events !== undefined) rows.push(['', 'events per answer', String(k.events), '', '', '', '', '']);
+  if (k.notServed) rows.push(['', 'baseline', `does not serve it (${k.notServed.split(' ')[0]})`, '', '', '', '', '']);
+  return rows;
+}
+
+/** Where each kind's CPU time goes on one build (µs per request), from its CPU profiles. */
+function profileTable(results: CompareResults, build: 'current' | 'baseline'): Table | undefined {
+  const kinds = results.kinds.filter((k) => k.profiles?.[build]);
+  if (kinds.length === 0) return undefined;
+  const of = (k: KindComparison) => k.profiles![build]!;
+  return {
+    title: `Where the CPU time goes on ${build === 'current' ? 'this tree' : `the baseline (${results.baseline.ref})`}: µs per request, from CPU profiles (shares of the samples × the CPU time measured)`,
+    headers: ['Part', ...kinds.map((k) => k.kind)],
+    rows: [
+      ...profileParts.filter((p) => kinds.some((k) => of(k).parts[p] >= 0.5)).map((p) => [p, ...kinds.map((k) => us(of(k).parts[p]))]),
+      ['total (CPU measured)', ...kinds.map((k) => us(of(k).cpuUsPerRequest))],
+      ['of which main thread / workers', ...kinds.map((k) => `${us(of(k).threads.main)} / ${us(of(k).threads.workers)}`)],
+    ],
+  };
+}
+
+function tables(results: CompareResults): Table[] {
+  const s = results.settings;
+  const showInstructions = results.kinds.some((k) => k.instructions);
+  const figures: Table = {
+    title:
+      `This tree against the baseline (${results.baseline.ref}) and bare node:http: ${s.connections} connections, ${s.rounds} round(s) of ${s.durationS} s per server and kind, ` +
+      `medians; ratios are the medians of the rounds' ratios${showInstructions ? `; instructions per request counted by callgrind, the lower of two counts of ${s.instructions.requests} requests after ${s.instructions.warmup} of each kind` : ''}`,
+    headers: ['Request', 'Figure', 'this tree', 'baseline', 'bare node:http', 'this tree / baseline', 'this tree / bare', 'baseline / bare'],
+    rows: results.kinds.flatMap((k) => figureRows(k, showInstructions)),
+  };
+  const memory: Table = {
+    title: 'Server RSS after start',
+    headers: ['Build', 'MB'],
+    rows: [
+      ['this tree', num(results.startRssMb.current)],
+      ['baseline', num(results.startRssMb.baseline)],
+    ],
+  };
+  const judged = results.mode === 'full';
+  const goals: Table = {
+    title: judged ? 'Targets' : 'Targets (quick run: shown, not judged)',
+    headers: ['Target', 'Goal', 'Measured', judged ? 'Met' : 'Met (not judged)'],
+    rows: results.targets.map((t) => [t.name, t.goal, t.measured, t.met ? 'yes' : 'NO']),
+  };
+  return [figures, ...[profileTable(results, 'current'), profileTable(results, 'baseline')].filter((t): t is Table => t !== undefined), memory, goals];
+}
+
+/**
+ * @example
+ *   console.log(renderComparisonText(results));
+ */
+export function renderComparisonText(results: CompareResults): string {
+  return tablesAsText(describeComparison(results), tables(results));
+}
+
+export function renderComparisonMarkdown(results: CompareResults, headingLevel = 2): string {
+  return tablesAsMarkdown(describeComparison(results), tables(results), headingLevel);
+}
+
+/** What did not work in a comparison, in words; empty when everything did. */
+export function brokenComparison(results: CompareResults): string[] {
+  const broken: string[] = [];
+  for (const k of results.kinds) {
+    for (const [name, f] of [['this tree', k.current], ['baseline', k.baseline], ['bare', k.bare]] as const) {
+      if (!f) continue;
+      const where = `${k.label} on ${name}`;
+      if (!(f.rps > 0 && f.p50Ms > 0)) broken.push(`${where}: no figure`);
+      if (f.errors > 0) broken.push(`${where}: ${f.errors} connection errors`);
+      if (f.non2xx > 0) broken.push(`${where}: ${f.non2xx} non-2xx answers`);
+    }
+    for (const [name, count] of Object.entries(k.instructions ?? {})) {
+      if (count && (count.failed > 0 || !(count.perRequest > 0))) broken.push(`${k.label}, instructions on ${name}: ${count.failed} failed requests`);
+    }
+  }
+  return broken;
+}

@@ -1,0 +1,422 @@
+/**
+ * The comparison of two builds (`npm run bench -- --baseline <ref>`): this tree's reference server and the
+ * server of another commit (baseline.ts), each compiled and started as `npm start` runs it, and a bare
+ * `node:http` server replaying this tree's answers, measured in turn on every kind of request, round after
+ * round, in one run. On a shared machine the throughput of a server moves with the other tenants' load; the
+ * CPU time a server spends per request moves far less, and a ratio of two servers measured seconds apart
+ * moves less still: those are the figures the comparison is read by.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { buildServer, currentServerBuild } from '../build-server.ts';
+import { root } from '../lib/paths.ts';
+import { prepareBaseline, type BaselineBuild } from './baseline.ts';
+import { captureReplies } from './capture.ts';
+import { cpuTimeUs } from './cpu.ts';
+import { runLoad, summariseRounds, type LoadResult, type LoadSpec } from './load.ts';
+import { describeMachine, type Machine } from './machine.ts';
+import { startEntry, type ServerProcess, type SpawnOptions } from './processes.ts';
+import { profileBreakdown, type ProfileBreakdown } from './profile-breakdown.ts';
+import { countInstructions, type InstructionCounts } from './instructions.ts';
+import { kindLabels, kindRequest, type RequestKind } from './requests.ts';
+import { sampleRss, type RssSampler } from './rss.ts';
+import { percentile } from './stats.ts';
+import type { TargetVerdict } from './results.ts';
+
+export interface CompareSettings {
+  mode: 'full' | 'quick';
+  connections: number;
+  /** Seconds of load on each server before the rounds of a kind (JIT, connections). */
+  warmupS: number;
+  durationS: number;
+  rounds: number;
+  /** With `--instructions`: requests sent before counting, and requests counted, per kind and build. */
+  instructions: { warmup: number; requests: number };
+  /** With `--cpu-prof`: seconds of load profiled per kind and build. */
+  profileS: number;
+}
+
+/** As the issue that asked for the comparison measured: 50 connections; rounds short and many. */
+export const compareFullSettings: CompareSettings = {
+  mode: 'full',
+  connections: 50,
+  warmupS: 2,
+  durationS: 3,
+  rounds: 5,
+  instructions: { warmup: 4000, requests: 1500 },
+  profileS: 6,
+};
+
+export const compareQuickSettings: CompareSettings = {
+  mode: 'quick',
+  connections: 8,
+  warmupS: 0,
+  durationS: 0.5,
+  rounds: 1,
+  instructions: { warmup: 50, requests: 50 },
+  profileS: 1,
+};
+
+export type CompareServer = 'current' | 'baseline' | 'bare';
+
+/** One server's figures on one kind of request: the median round, and every round's. */
+export interface KindFigure {
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  errors: number;
+  non2xx: number;
+  /** CPU time (user + system, all threads) per answered request, µs: the median round; null without /proc. */
+  cpuUsPerRequest: number | null;
+  roundsRps: number[];
+  roundsCpuUs: Array<number | null>;
+  rssPeakMb: number;
+}
+
+export interface KindComparison {
+  kind: RequestKind;
+  label: string;
+  /** Events in this tree's answer to the captured request (streams only). */
+  events?: number;
+  current: KindFigure;
+  /** Absent when the baseline does not serve this kind (`notServed` says what it answered). */
+  baseline?: KindFigure;
+  notServed?: string;
+  bare: KindFigure;
+  /** Medians of the rounds' ratios (the servers of a round ran seconds apart). */
+  ratios: {
+    /** current / baseline CPU per request. */
+    cpu: number | null;
+    /** current / baseline requests per second. */
+    rps: number | null;
+    /** current / bare and baseline / bare requests per second. */
+    currentVsBare: number;
+    baselineVsBare: number | null;
+  };
+  instructions?: { current: InstructionCounts; baseline?: InstructionCounts };
+  profiles?: { current: ProfileBreakdown; baseline?: ProfileBreakdown };
+}
+
+export interface CompareResults {
+  mode: 'full' | 'quick';
+  startedAt: string;
+  elapsedS: number;
+  machine: Machine;
+  loadAverage: [number, number];
+  serverFlags: string[];
+  serverEnv: Record<string, string>;
+  settings: CompareSettings;
+  /** This tree: its commit, and whether files differ from it. */
+  current: { commit: string; subject: string; modified: boolean };
+  baseline: { ref: string; commit: string; subject: string; dependencies: BaselineBuild['dependencies'] };
+  /** RSS of each build's server right after start, MB. */
+  startRssMb: { current: number; baseline: number };
+  kinds: KindComparison[];
+  targets: TargetVerdict[];
+}
+
+export interface CompareOptions {
+  baseline: string;
+  kinds: readonly RequestKind[];
+  settings: CompareSettings;
+  serverFlags: string[];
+  serverEnv: Record<string, string>;
+  /** Also profile each kind on each build (`--cpu-prof`); the profiles go to `<outDir>/profiles/<build>/<kind>/`. */
+  cpuProfile?: boolean;
+  /** Also count instructions per request of each kind on each build under callgrind (`--instructions`). */
+  instructions?: boolean;
+  outDir: string;
+  log: (line: string) => void;
+}
+
+interface Running {
+  name: CompareServer;
+  server: ServerProcess;
+  rss: RssSampler;
+}
+
+const git = (args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+
+function describeCurrent(): CompareResults['current'] {
+  try {
+    return { commit: git(['rev-parse', 'HEAD']), subject: git(['log', '-1', '--format=%s']), modified: git(['status', '--porcelain', '--untracked-files=no']) !== '' };
+  } catch {
+    return { commit: 'unknown', subject: 'not a git checkout', modified: false };
+  }
+}
+
+/** Median of the ratios of rounds in which both figures exist. */
+function medianRatio(a: ReadonlyArray<number | null>, b: ReadonlyArray<number | null>): number | null {
+  const ratios = a.flatMap((x, i) => (x !== null && b[i] !== null && b[i] !== undefined && b[i]! > 0 ? [x / b[i]!] : [])).sort((x, y) => x - y);
+  return ratios.length === 0 ? null : ratios[Math.floor((ratios.length - 1) / 2)]!;
+}
+
+type Round = LoadResult & { cpuUsPerRequest: number | null; rssPeakMb: number };
+
+function summarise(rounds: Round[]): KindFigure {
+  const s = summariseRounds(rounds);
+  const cpu = rounds.map((r) => r.cpuUsPerRequest);
+  return {
+    rps: s.rps,
+    p50Ms: s.p50Ms,
+    p99Ms: s.p99Ms,
+    requests: s.requests,
+    errors: s.errors,
+    non2xx: rounds.reduce((n, r) => n + r.non2xx, 0),
+    cpuUsPerRequest: cpu.some((c) => c === null) ? null : percentile(cpu as number[], 50),
+    roundsRps: s.roundsRps,
+    roundsCpuUs: cpu,
+    rssPeakMb: Math.max(...rounds.map((r) => r.rssPeakMb)),
+  };
+}
+
+/** One timed load on one server, with the CPU time its process spent meanwhile. */
+async function measure(target: Running, spec: LoadSpec, settings: CompareSettings): Promise<Round> {
+  const phase = target.rss.phase();
+  const before = cpuTimeUs(target.server.pid);
+  const result = await runLoad(target.server.baseUrl, spec, { connections: settings.connections, durationS: settings.durationS });
+  const after = cpuTimeUs(target.server.pid);
+  const cpuUsPerRequest = before !== undefined && after !== undefined && result.requests > 0 ? (after - before) / result.requests : null;
+  return { ...result, cpuUsPerRequest, rssPeakMb: phase.end() };
+}
+
+/** The status a server answers one request of a kind with, and the first bytes of its body. */
+async function probe(baseUrl: string, spec: LoadSpec): Promise<{ status: number; text: string }> {
+  const res = await fetch(`${baseUrl}${spec.path}`, { method: spec.method, headers: spec.headers, body: spec.body });
+  return { status: res.status, text: (await res.text()).slice(0, 200) };
+}
+
+/**
+ * Builds both servers, measures every kind of request on them and on the bare server in turn, and removes the
+ * baseline's work tree.
+ *
+ * @example
+ *   const results = await compareBuilds({ baseline: '6fe2d06', kinds: requestKinds, settings: compareFullSettings, … });
+ */
+export async function compareBuilds(options: CompareOptions): Promise<CompareResults> {
+  const { settings, log } = options;
+  const started = performance.now();
+  const startedAt = new Date().toISOString();
+  const startLoad = loadavg()[0] ?? 0;
+  mkdirSync(options.outDir, { recursive: true });
+  const scratch = mkdtempSync(join(tmpdir(), 'bench-compare-'));
+  const running: Running[] = [];
+  const stopAll = async () => {
+    for (const r of running.splice(0)) r.rss.stop();
+  };
+  const spawned: ServerProcess[] = [];
+  log('compiling this tree\'s server (as npm start does)');
+  await buildServer();
+  const currentBuild = currentServerBuild();
+  const baseline = await prepareBaseline(options.baseline, log);
+  // Interrupted (Ctrl-C, a CI timeout), the run still removes the work tree and stops its servers.
+  const interrupted = (signal: NodeJS.Signals) => {
+    for (const s of spawned) {
+      try {
+        process.kill(s.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+    baseline.remove();
+    rmSync(scratch, { recursive: true, force: true });
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+  const launch = (build: string, cwd: string): SpawnOptions => ({ compiled: true, build, cwd, nodeFlags: options.serverFlags, env: options.serverEnv, timeoutS: 60 });
+  const builds: Record<'current' | 'baseline', { build: string; cwd: string }> = {
+    current: { build: currentBuild, cwd: root },
+    baseline: { build: baseline.build, cwd: baseline.dir },
+  };
+  try {
+    const start = async (name: CompareServer, entry: string, args: string[], spawnOptions: SpawnOptions): Promise<Running> => {
+      const server = await startEntry(name, entry, args, spawnOptions);
+      spawned.push(server);
+      const r = { name, server, rss: sampleRss(server.pid) };
+      running.push(r);
+      return r;
+    };
+    log('starting both builds\' servers');
+    const current = await start('current', 'scripts/bench/reference-entry.ts', [], launch(builds.current.build, builds.current.cwd));
+    const base = await start('baseline', 'scripts/bench/reference-entry.ts', [], launch(builds.baseline.build, builds.baseline.cwd));
+    const startRssMb = { current: current.rss.now(), baseline: base.rss.now() };
+    const keyOf = (r: Running) => r.server.ready.loadKey as string;
+
+    const kinds: KindComparison[] = [];
+    for (const kind of options.kinds) {
+      const label = kindLabels[kind];
+      const sample = kindRequest(kind, keyOf(current), 0);
+      const ours = await probe(current.server.baseUrl, sample);
+      if (ours.status < 200 || ours.status > 299) throw new Error(`${label}: this tree's server answered ${ours.status}: ${ours.text}`);
+      const theirs = await probe(base.server.baseUrl, kindRequest(kind, keyOf(base), 0));
+      const served = theirs.status >= 200 && theirs.status <= 299;
+      // A bare server per kind, replaying this tree's answer to it (two kinds share a path).
+      const repliesFile = join(scratch, `replies-${kind}.json`);
+      const captured = await captureReplies(current.server.baseUrl, [sample], repliesFile);
+      const reply = Object.values(captured)[0]!;
+      const events = reply.headers['content-type']?.startsWith('text/event-stream')
+        ? Buffer.from(reply.body, 'base64').toString('utf8').split('\n\n').filter((e) => e.trim() !== '').length
+        : undefined;
+      const bare = await start('bare', 'scripts/bench/bare-entry.ts', [repliesFile], {});
+      const targets = [current, ...(served ? [base] : []), bare];
+      const spec = (r: Running, seed: number) => kindRequest(kind, r.name === 'baseline' ? keyOf(base) : keyOf(current), seed);
+
+      if (settings.warmupS > 0) {
+        log(`${label}: warming up`);
+        for (const t of targets) await runLoad(t.server.baseUrl, spec(t, 1000), { connections: settings.connections, durationS: settings.warmupS });
+      }
+      const rounds = new Map<CompareServer, Round[]>(targets.map((t) => [t.name, []]));
+      for (let round = 0; round < settings.rounds; round++) {
+        // Each round in another order, so that no server always follows the same one; all are sent the same prompts.
+        const order = targets.map((_, i) => targets[(i + round) % targets.length]!);
+        for (const t of order) {
+          log(`${label}: ${t.name}, round ${round + 1} of ${settings.rounds}`);
+          rounds.get(t.name)!.push(await measure(t, spec(t, round + 1), settings));
+        }
+      }
+      await bare.server.close();
+      bare.rss.stop();
+      running.splice(running.indexOf(bare), 1);
+      const fig = (name: CompareServer) => summarise(rounds.get(name)!);
+      const figures = { current: fig('current'), bare: fig('bare'), ...(served && { baseline: fig('baseline') }) };
+      kinds.push({
+        kind,
+        label,
+        ...(events !== undefined && { events }),
+        current: figures.current,
+        ...(figures.baseline ? { baseline: figures.baseline } : { notServed: `${theirs.status} ${theirs.text.slice(0, 80)}` }),
+        bare: figures.bare,
+        ratios: {
+          cpu: figures.baseline ? medianRatio(figures.current.roundsCpuUs, figures.baseline.roundsCpuUs) : null,
+          rps: figures.baseline ? medianRatio(figures.current.roundsRps, figures.baseline.roundsRps) : null,
+          currentVsBare: medianRatio(figures.current.roundsRps, figures.bare.roundsRps) ?? 0,
+          baselineVsBare: figures.baseline ? medianRatio(figures.baseline.roundsRps, figures.bare.roundsRps) : null,
+        },
+      });
+    }
+    await Promise.all([current, base].map((r) => r.server.close()));
+    await stopAll();
+
+    if (options.cpuProfile) {
+      for (const name of ['current', 'baseline'] as const) {
+        for (const k of kinds) {
+          if (name === 'baseline' && !k.baseline) continue;
+          log(`CPU profile: ${k.label} on ${name}`);
+          const dir = join(options.outDir, 'profiles', name, k.kind);
+          rmSync(dir, { recursive: true, force: true });
+          const profiled = await start(name, 'scripts/bench/reference-entry.ts', [], { ...launch(builds[name].build, builds[name].cwd), cpuProfileDir: dir });
+          const spec = kindRequest(k.kind, keyOf(profiled), 2000);
+          await runLoad(profiled.server.baseUrl, spec, { connections: settings.connections, durationS: Math.max(settings.warmupS, 1) });
+          const from = process.hrtime.bigint();
+          const before = cpuTimeUs(profiled.server.pid);
+          const load = await runLoad(profiled.server.baseUrl, spec, { connections: settings.connections, durationS: settings.profileS });
+          const after = cpuTimeUs(profiled.server.pid);
+          const to = process.hrtime.bigint();
+          await profiled.server.close();
+          profiled.rss.stop();
+          running.splice(running.indexOf(profiled), 1);
+          const cpu = before !== undefined && after !== undefined && load.requests > 0 ? (after - before) / load.requests : null;
+          const files = readdirSync(dir).map((f) => join(dir, f));
+          const breakdown = profileBreakdown(files, { fromUs: Number(from / 1000n), toUs: Number(to / 1000n) }, load.requests, cpu);
+          k.profiles = { ...k.profiles, [name]: breakdown } as KindComparison['profiles'];
+        }
+      }
+    }
+
+    if (options.instructions) {
+      for (const name of ['current', 'baseline'] as const) {
+        const served = kinds.filter((k) => name === 'current' || k.baseline).map((k) => k.kind);
+        log(`instructions: ${served.length} kinds on ${name}, under callgrind (minutes)`);
+        const counts = await countInstructions({
+          build: builds[name].build,
+          cwd: builds[name].cwd,
+          nodeFlags: options.serverFlags,
+          env: options.serverEnv,
+          kinds: served,
+          warmup: settings.instructions.warmup,
+          requests: settings.instructions.requests,
+          log,
+        });
+        for (const k of kinds) {
+          const count = counts[k.kind];
+          if (count) k.instructions = { ...k.instructions, [name]: count } as KindComparison['instructions'];
+        }
+      }
+    }
+
+    const partial: Omit<CompareResults, 'targets'> = {
+      mode: settings.mode,
+      startedAt,
+      elapsedS: (performance.now() - started) / 1000,
+      machine: describeMachine(),
+      loadAverage: [startLoad, loadavg()[0] ?? 0],
+      serverFlags: options.serverFlags,
+      serverEnv: options.serverEnv,
+      settings,
+      current: describeCurrent(),
+      baseline: { ref: baseline.ref, commit: baseline.commit, subject: baseline.subject, dependencies: baseline.dependencies },
+      startRssMb,
+      kinds,
+    };
+    return { ...partial, targets: judgeComparison(partial) };
+  } finally {
+    await Promise.all(spawned.map((s) => s.close()));
+    await stopAll();
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
+    baseline.remove();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * What the builds must show (issue 30), judged on one full run: the listing costs no more CPU per request than
+ * the baseline's and reaches 75% of bare node:http; a short chat costs at most 1.2× the baseline's CPU and
+ * reaches half of bare; streams, Anthropic messages and Responses calls cost no more than the chat
+ * completion plus what their extra bytes and events cost bare node:http itself (bare's same difference).
+ */
+export function judgeComparison(results: Omit<CompareResults, 'targets'>): TargetVerdict[] {
+  const of = (kind: RequestKind) => results.kinds.find((k) => k.kind === kind);
+  const verdicts: TargetVerdict[] = [];
+  const cpu = (k: KindComparison | undefined, server: 'current' | 'baseline' | 'bare') => (server === 'baseline' ? k?.baseline?.cpuUsPerRequest : k?.[server].cpuUsPerRequest) ?? null;
+  const pct = (r: number) => `${Math.round(r * 100)}%`;
+  const models = of('models');
+  const chat = of('chat');
+  if (models) {
+    verdicts.push({
+      name: 'GET /v1/models: CPU per request vs the baseline',
+      goal: '≤ 1.00× the baseline\'s',
+      measured: models.ratios.cpu === null ? 'not measured' : `${models.ratios.cpu.toFixed(2)}×`,
+      met: models.ratios.cpu !== null && models.ratios.cpu <= 1,
+    });
+    verdicts.push({ name: 'GET /v1/models vs bare node:http', goal: '≥ 75% of bare req/s', measured: pct(models.ratios.currentVsBare), met: models.ratios.currentVsBare >= 0.75 });
+  }
+  if (chat) {
+    verdicts.push({
+      name: 'chat completion: CPU per request vs the baseline',
+      goal: '≤ 1.20× the baseline\'s',
+      measured: chat.ratios.cpu === null ? 'not measured' : `${chat.ratios.cpu.toFixed(2)}×`,
+      met: chat.ratios.cpu !== null && chat.ratios.cpu <= 1.2,
+    });
+    verdicts.push({ name: 'chat completion vs bare node:http', goal: '≥ 50% of bare req/s', measured: pct(chat.ratios.currentVsBare), met: chat.ratios.currentVsBare >= 0.5 });
+    const chatCpu = cpu(chat, 'current');
+    const chatBare = cpu(chat, 'bare');
+    for (const k of results.kinds) {
+      if (k.kind === 'models' || k.kind === 'chat') continue;
+      const own = cpu(k, 'current');
+      const bare = cpu(k, 'bare');
+      const allowed = chatCpu !== null && chatBare !== null && bare !== null ? chatCpu + Math.max(0, bare - chatBare) : null;
+      verdicts.push({
+        name: `${k.label}: CPU per request vs the chat completion`,
+        goal: 'chat\'s + what its extra bytes and events cost bare',
+        measured: own === null || allowed === null ? 'not measured' : `${Math.round(own)} µs (allowed ${Math.round(allowed)})`,
+        met: own !== null && allowed !== null && own <= allowed,
+      });
+    }
+  }
+  return verdicts;
+}

@@ -1,0 +1,119 @@
+/**
+ * Instructions per request, counted by valgrind's callgrind: a figure that does not move with the machine's
+ * load, so that a change of a few percent can be told from noise (`npm run bench -- --baseline <ref>
+ * --instructions`). The server runs under callgrind without instrumentation until it is warmed up (its
+ * JIT-compiled code settled: every kind is sent `warmup` requests first), then counts every instruction of every thread (the event loop, the workers,
+ * V8's helpers) while a fixed number of requests is answered. It runs some 50 times slower than natively, so
+ * the counts are taken with few connections, on fewer requests than the timed rounds.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runLoad } from './load.ts';
+import { startEntry } from './processes.ts';
+import { kindRequest, type RequestKind } from './requests.ts';
+
+export interface InstructionCounts {
+  /** Instructions per answered request, all threads of the server's process: the lower of two counts. */
+  perRequest: number;
+  /** Each count's instructions per request. */
+  passes: number[];
+  /** Requests counted, over both counts. */
+  requests: number;
+  /** Answers that were not 2xx, or connection errors (the count is then not what it says). */
+  failed: number;
+}
+
+/** Whether valgrind can be run here. */
+export function haveCallgrind(): boolean {
+  return spawnSync('valgrind', ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+/**
+ * Starts the compiled server of `build` under callgrind and counts the instructions of `requests` requests
+ * of each kind, after `warmup` uncounted ones.
+ *
+ * @example
+ *   const counts = await countInstructions({ build, cwd, kinds: ['models'], warmup: 6000, requests: 2000, … });
+ *   counts.models?.perRequest; // 141_000
+ */
+export async function countInstructions(options: {
+  build: string;
+  cwd: string;
+  nodeFlags: string[];
+  env: Record<string, string>;
+  kinds: readonly RequestKind[];
+  warmup: number;
+  requests: number;
+  log: (line: string) => void;
+}): Promise<Partial<Record<RequestKind, InstructionCounts>>> {
+  if (!haveCallgrind()) throw new Error('--instructions needs valgrind (its callgrind tool) on the PATH');
+  const dir = mkdtempSync(join(tmpdir(), 'bench-callgrind-'));
+  // --smc-check: V8 writes and rewrites machine code in memory that is neither stack nor a file.
+  const valgrind = ['valgrind', '--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', `--callgrind-out-file=${join(dir, 'callgrind.out')}`, `--log-file=${join(dir, 'valgrind.log')}`];
+  const server = await startEntry('callgrind', 'scripts/bench/reference-entry.ts', [], {
+    compiled: true,
+    build: options.build,
+    cwd: options.cwd,
+    nodeFlags: options.nodeFlags,
+    env: options.env,
+    wrapper: valgrind,
+    timeoutS: 300,
+  });
+  const control = (...args: string[]) => execFileSync('callgrind_control', [...args, String(server.pid)], { stdio: 'ignore' });
+  const counts: Partial<Record<RequestKind, InstructionCounts>> = {};
+  try {
+    // Every kind is warmed up before any is counted: the code they share (HTTP, Fastify, the engine) settles
+    // in the JIT over all of them, and the first kind counted would otherwise pay for the rest.
+    const specs = options.kinds.map((kind) => [kind, kindRequest(kind, server.ready.loadKey as string, 3000)] as const);
+    for (let pass = 0; pass < 2; pass++) {
+      for (const [kind, spec] of specs) {
+        options.log(`instructions: warming up ${kind} (${Math.ceil(options.warmup / 2)} requests, pass ${pass + 1} of 2)`);
+        await runLoad(server.baseUrl, spec, { connections: 4, amount: Math.ceil(options.warmup / 2) });
+      }
+    }
+    // Counted twice, kind after kind: work that runs on the clock (timers, V8's background tasks) lands in
+    // whichever count is running when it fires, and is some fifty times more per request under callgrind
+    // than natively. The lower count is the figure; the two are shown.
+    for (let pass = 0; pass < 2; pass++) {
+      for (const [kind, spec] of specs) {
+        options.log(`instructions: ${kind}, ${options.requests} requests counted (pass ${pass + 1} of 2)`);
+        control('--instr=on');
+        // A few requests with instrumentation on before counting: the first run of each piece of code through
+        // callgrind's translation is not the server's work.
+        await runLoad(server.baseUrl, spec, { connections: 4, amount: Math.min(200, options.requests) });
+        control('--zero');
+        const load = await runLoad(server.baseUrl, spec, { connections: 4, amount: options.requests });
+        const tag = `bench-${kind}-${pass}`;
+        control(`--dump=${tag}`);
+        control('--instr=off');
+        const perRequest = Math.round(dumpedInstructions(dir, tag) / Math.max(1, load.requests));
+        const before = counts[kind];
+        counts[kind] = {
+          perRequest: Math.min(perRequest, before?.perRequest ?? Infinity),
+          passes: [...(before?.passes ?? []), perRequest],
+          requests: (before?.requests ?? 0) + load.requests,
+          failed: (before?.failed ?? 0) + load.errors + load.non2xx,
+        };
+      }
+    }
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return counts;
+}
+
+/** The instructions of the dump made with `--dump=<tag>` (its file is removed once read). */
+function dumpedInstructions(dir: string, tag: string): number {
+  for (const file of readdirSync(dir)) {
+    const text = readFileSync(join(dir, file), 'utf8');
+    if (!text.split('\n', 30).some((line) => line.startsWith('desc: Trigger:') && line.endsWith(` ${tag}`))) continue;
+    const total = /^(?:summary|totals): (\d+)/m.exec(text);
+    if (!total) continue;
+    rmSync(join(dir, file));
+    return Number(total[1]);
+  }
+  throw new Error(`callgrind wrote no dump for ${tag}`);
+}

@@ -1,0 +1,69 @@
+/**
+ * The comparison of builds (`npm run bench -- --baseline <ref> --quick`) works: the commit is checked out in
+ * a temporary work tree (its lock is this tree's here, so node_modules is linked), built and measured beside
+ * this tree's server and the bare node:http server on each kind asked for, the change is printed, and the
+ * work tree is gone afterwards. No figure is compared with a speed.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CompareResults } from '../../scripts/bench/compare.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const worktrees = () => execFileSync('git', ['worktree', 'list', '--porcelain'], { cwd: root, encoding: 'utf8' });
+
+let out: string;
+let run: ReturnType<typeof spawnSync>;
+let results: CompareResults;
+let before: string;
+
+beforeAll(() => {
+  out = mkdtempSync(join(tmpdir(), 'bench-compare-test-'));
+  before = worktrees();
+  run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/bench.ts', '--baseline', 'HEAD', '--quick', '--kinds', 'models,chat,chat-stream', '--out', out], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 170_000,
+  });
+  results = JSON.parse(readFileSync(join(out, 'bench-compare.json'), 'utf8')) as CompareResults;
+}, 180_000);
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+describe('npm run bench -- --baseline HEAD --quick', () => {
+  it('exits 0 and prints the change per kind of request', () => {
+    expect(run.status, String(run.stderr)).toBe(0);
+    expect(run.stdout).toContain('this tree / baseline');
+    expect(run.stdout).toContain('server CPU µs/req');
+    expect(readFileSync(join(out, 'bench-compare.md'), 'utf8')).toContain('| GET /v1/models | server CPU µs/req |');
+  });
+
+  it('builds the commit HEAD names, with this tree\'s node_modules when the locks are the same', () => {
+    expect(results.baseline.commit).toBe(execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim());
+    expect(results.baseline.dependencies).toBe('linked');
+    expect(run.stderr).toMatch(/baseline: checking out [0-9a-f]{10}/);
+  });
+
+  it('measures each kind on both builds and on bare node:http, alternately, with the CPU time per request', () => {
+    expect(results.kinds.map((k) => k.kind)).toEqual(['models', 'chat', 'chat-stream']);
+    for (const k of results.kinds) {
+      for (const f of [k.current, k.baseline!, k.bare]) {
+        expect(f.rps).toBeGreaterThan(0);
+        expect({ kind: k.kind, errors: f.errors, non2xx: f.non2xx }).toEqual({ kind: k.kind, errors: 0, non2xx: 0 });
+        if (process.platform === 'linux') expect(f.cpuUsPerRequest).toBeGreaterThan(0);
+      }
+      expect(k.ratios.currentVsBare).toBeGreaterThan(0);
+      if (process.platform === 'linux') expect(k.ratios.cpu).toBeGreaterThan(0);
+    }
+    expect(results.kinds.find((k) => k.kind === 'chat-stream')!.events).toBeGreaterThan(3);
+    expect(results.targets.length).toBeGreaterThan(0);
+  });
+
+  it('removes its temporary work tree', () => {
+    expect(worktrees()).toBe(before);
+    expect(run.stderr).toMatch(/in (\S+bench-baseline-\S+)/);
+    expect(existsSync(/in (\S+bench-baseline-\S+)/.exec(String(run.stderr))![1]!)).toBe(false);
+  });
+});

@@ -1,0 +1,34 @@
+/**
+ * Instructions per request under callgrind (`npm run bench -- --baseline <ref> --instructions`): the compiled
+ * server started under valgrind answers, and the instructions of a counted number of requests come back as
+ * a figure per request. Skipped where valgrind is not installed.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildServer } from '../../scripts/build-server.ts';
+import { countInstructions, haveCallgrind } from '../../scripts/bench/instructions.ts';
+import { root } from '../../scripts/lib/paths.ts';
+import { serverLaunch } from '../../scripts/lib/server-launch.ts';
+
+describe.runIf(process.platform === 'linux' && haveCallgrind())('countInstructions', () => {
+  it('counts the instructions of each kind of request on the compiled server', async () => {
+    const launch = serverLaunch();
+    const counts = await countInstructions({
+      build: await buildServer(),
+      cwd: root,
+      nodeFlags: launch.nodeFlags,
+      env: launch.env,
+      kinds: ['models', 'chat'],
+      warmup: 20,
+      requests: 10,
+      log: () => {},
+    });
+    for (const kind of ['models', 'chat'] as const) {
+      expect(counts[kind]).toMatchObject({ requests: 20, failed: 0 });
+      expect(counts[kind]!.passes).toHaveLength(2);
+      // Answering a request over HTTP takes tens of thousands of instructions at the very least.
+      expect(counts[kind]!.perRequest).toBeGreaterThan(20_000);
+    }
+    // The chat answer is made by the text engine besides: more work than the listing.
+    expect(counts.chat!.perRequest).toBeGreaterThan(counts.models!.perRequest);
+  }, 600_000);
+});

@@ -1,0 +1,36 @@
+/**
+ * Events serialised once and filled in per token (`eventTemplate`, http/sse.ts) are byte for byte the JSON
+ * of the events made one by one, whatever the values hold; a shape that does not simply place its values is
+ * made one by one.
+ */
+import { describe, expect, it } from 'vitest';
+import { eventTemplate, frame } from '../../src/server/http/sse.ts';
+
+const texts = ['Hi', ' there', '', '"quoted"', 'back\\slash', 'line\nbreak', '\u0000\u001f', 'émoji 😀', '\ud800', '</script>', '\u00000\u0000'];
+
+describe('eventTemplate', () => {
+  it('gives the JSON of the event made with each value, in the frame the stream sends', () => {
+    const make = (text: string) => ({ id: 'chatcmpl-1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: text }, finish_reason: null }] });
+    const delta = eventTemplate(make);
+    for (const text of texts) {
+      expect(delta(text)).toEqual({ data: JSON.stringify(make(text)) });
+      expect(frame(delta(text))).toBe(frame({ data: make(text) }));
+    }
+  });
+
+  it('places several values, numbers among them, in whatever order the shape puts them, and names the event', () => {
+    const make = (delta: string, sequence_number: number) => ({ type: 'response.output_text.delta', sequence_number, item_id: 'msg_1', delta, logprobs: [] });
+    const event = eventTemplate(make, 'response.output_text.delta');
+    for (const [i, text] of texts.entries()) {
+      expect(event(text, i * 1000)).toEqual({ event: 'response.output_text.delta', data: JSON.stringify(make(text, i * 1000)) });
+    }
+  });
+
+  it('makes each event whole when a value is not simply placed', () => {
+    const make = (text: string) => ({ text, length: text.length, upper: text.toUpperCase() });
+    const event = eventTemplate(make);
+    expect(event('abc')).toEqual({ data: { text: 'abc', length: 3, upper: 'ABC' } });
+    const twice = (text: string) => ({ a: text, b: text });
+    expect(eventTemplate(twice)('x')).toEqual({ data: { a: 'x', b: 'x' } });
+  });
+});
