@@ -38,6 +38,17 @@ export function brokenMeasurements(results: BenchResults): string[] {
     }
     for (const problem of store.problems) broken.push(`quota path on ${store.store}: ${problem}`);
   }
+  const proxy = results.proxy;
+  if (!proxy) broken.push('validating proxy: not measured');
+  else {
+    if (proxy.ttfe.failures > 0) broken.push(`validating proxy: ${proxy.ttfe.failures} failed streams or requests`);
+    if (!(proxy.ttfe.proxied.p50Ms > 0 && proxy.models.proxiedRps > 0)) broken.push('validating proxy: no figure');
+  }
+  const upstream = results.upstream;
+  if (!upstream) broken.push("a model's upstream: not measured");
+  else if (!(upstream.latency.gateway.p50Ms > 0 && upstream.latency.portkey.p50Ms > 0 && upstream.throughput.gatewayRps > 0 && upstream.throughput.portkeyRps > 0)) {
+    broken.push("a model's upstream: no figure");
+  }
   if (!(results.conformance.durationS > 0)) broken.push('conformance suite: no run time');
   if (!(results.memory.peakMb > 0)) broken.push('server memory: no sample');
   return broken;

@@ -71,13 +71,36 @@ function tables(results: BenchResults): Table[] {
     ],
   };
 
+  const added = (value: number) => `${value >= 0 ? '+' : ''}${value.toFixed(2)}`;
+  const proxy: Table | undefined = results.proxy && {
+    title: 'The validating proxy (gateway-conformance proxy) in front of the reference, against it directly',
+    headers: ['Measure', 'direct', 'through the proxy', 'added / ratio'],
+    rows: [
+      ['Streamed chat, time to first event p50 ms', ms(results.proxy.ttfe.direct.p50Ms), ms(results.proxy.ttfe.proxied.p50Ms), added(results.proxy.ttfe.addedP50Ms)],
+      ['Streamed chat, time to first event p99 ms', ms(results.proxy.ttfe.direct.p99Ms), ms(results.proxy.ttfe.proxied.p99Ms), added(results.proxy.ttfe.addedP99Ms)],
+      [`GET /v1/models req/s, ${results.proxy.models.connections} connections`, num(results.proxy.models.directRps), num(results.proxy.models.proxiedRps), `${Math.round(results.proxy.models.ratio * 100)}%`],
+    ],
+  };
+  const u = results.upstream;
+  const upstream: Table | undefined = u && {
+    title: `A model's upstream (a reference server, OpenAI chat completions, not streamed): directly, through this gateway, through ${u.portkey}`,
+    headers: ['Measure', 'direct', 'this gateway', 'Portkey', 'gateway / Portkey'],
+    rows: [
+      [`One request at a time (${u.latency.requests} each, in turn), p50 ms`, ms(u.latency.direct.p50Ms), ms(u.latency.gateway.p50Ms), ms(u.latency.portkey.p50Ms), ''],
+      ['… added to a request, p50 ms', '', added(u.latency.gatewayAdded.p50Ms), added(u.latency.portkeyAdded.p50Ms), ''],
+      ['One request at a time, p99 ms', ms(u.latency.direct.p99Ms), ms(u.latency.gateway.p99Ms), ms(u.latency.portkey.p99Ms), ''],
+      ['… added to a request, p99 ms', '', added(u.latency.gatewayAdded.p99Ms), added(u.latency.portkeyAdded.p99Ms), ''],
+      [`req/s at ${u.throughput.connections} connections (median round)`, num(u.throughput.directRps), num(u.throughput.gatewayRps), num(u.throughput.portkeyRps), `${u.throughput.gatewayVsPortkey.toFixed(1)}×`],
+    ],
+  };
+
   const judged = results.mode === 'full';
   const goals: Table = {
     title: judged ? 'Targets' : 'Targets (quick run: shown, not judged)',
     headers: ['Target', 'Goal', 'Measured', judged ? 'Met' : 'Met (not judged)'],
     rows: results.targets.map((t) => [t.name, t.goal, t.measured, t.met ? 'yes' : 'NO']),
   };
-  return [http, streams, images, ...(quota ? [quota] : []), other, goals];
+  return [http, streams, images, ...(quota ? [quota] : []), ...(proxy ? [proxy] : []), ...(upstream ? [upstream] : []), other, goals];
 }
 
 /** The quota path: both cases on each store, side by side, and what each store counted. */

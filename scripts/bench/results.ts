@@ -2,7 +2,9 @@
 import type { ImageResult } from './images.ts';
 import type { RoundsSummary } from './load.ts';
 import type { Machine } from './machine.ts';
+import type { ProxyResult } from './proxy.ts';
 import type { ConcurrentStreamsResult } from './streams.ts';
+import type { UpstreamResult } from './upstream.ts';
 
 export type TargetName = 'reference' | 'bare' | 'prism';
 
@@ -116,6 +118,10 @@ export interface BenchResults {
     failed: number;
     rssPeakMb: number;
   };
+  /** What the validating proxy adds; absent in results of older runs. */
+  proxy?: ProxyResult;
+  /** What a gateway adds in front of a model's upstream: this one and Portkey's; absent in results of older runs. */
+  upstream?: UpstreamResult;
   /** Of the reference server's processes (the main one, and the one the concurrent streams ran on). */
   memory: { startMb: number; peakMb: number };
   targets: TargetVerdict[];

@@ -1,7 +1,8 @@
 /**
  * One benchmark run: the reference server, a bare `node:http` server replaying its bytes and the Prism
- * mock, each in its own process, measured side by side on loopback with the same requests; and the quota
- * path on a reference server per store (memory, SQLite, PostgreSQL).
+ * mock, each in its own process, measured side by side on loopback with the same requests; the quota path on
+ * a reference server per store (memory, SQLite, PostgreSQL); the validating proxy against a direct
+ * connection; and a model's upstream asked directly, through this gateway and through Portkey's.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -13,6 +14,7 @@ import { imageLoad, keyPool } from './images.ts';
 import { measureScenario, type Target } from './http.ts';
 import { describeMachine } from './machine.ts';
 import { startEntry, startPrism, type ServerProcess } from './processes.ts';
+import { measureProxy } from './proxy.ts';
 import { measureQuotaPath } from './quota.ts';
 import { chatRequest, modelsRequest, repeatedChatRequest, streamRequest } from './requests.ts';
 import type { BenchResults, HttpScenarioResult } from './results.ts';
@@ -21,6 +23,7 @@ import type { BenchSettings } from './settings.ts';
 import { startStoreServers } from './stores.ts';
 import { concurrentStreams, expectStreams, timeToFirstEvent } from './streams.ts';
 import { judge } from './targets.ts';
+import { measureUpstream } from './upstream.ts';
 
 export interface RunOptions {
   settings: BenchSettings;
@@ -158,6 +161,13 @@ export async function runBench(options: RunOptions): Promise<BenchResults> {
     const http: HttpScenarioResult[] = [];
     for (const scenario of scenarios) http.push(await measureScenario(scenario, targets, settings.http, log));
 
+    // The validating proxy in front of the reference (issue 28), and a gateway in front of a model's upstream,
+    // this one and Portkey's (issue 29): each against the same server asked directly, in the same run.
+    log('validating proxy: time to first event and the listing, directly and through it');
+    const proxy = await measureProxy(reference, streamRequest(reference.baseUrl, loadKey, settings.streams.maxTokens), modelsRequest(loadKey), settings.proxy, log);
+    log('upstream: a reference server directly, through this gateway and through Portkey');
+    const upstream = await measureUpstream(settings.upstream, { compiled: true, nodeFlags: options.serverFlags, env: options.serverEnv }, log);
+
     // The conformance suite last: its destructive checks spend the demo keys' quotas.
     log('conformance suite (full profile, destructive)');
     phase = referenceRss.phase();
@@ -187,6 +197,8 @@ export async function runBench(options: RunOptions): Promise<BenchResults> {
       images,
       quota,
       conformance: { ...conformance, rssPeakMb: conformanceRss },
+      proxy,
+      upstream,
       memory: { startMb, peakMb: Math.max(referenceRss.peak, slowPeak) },
     };
     return { ...partial, targets: judge(partial) };

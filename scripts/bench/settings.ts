@@ -3,6 +3,8 @@
  * run (`--quick`, for CI) only shows that every measurement works, in a few seconds.
  */
 import type { ImageCase } from './images.ts';
+import type { ProxySettings } from './proxy.ts';
+import type { UpstreamSettings } from './upstream.ts';
 
 export interface BenchSettings {
   mode: 'full' | 'quick';
@@ -61,6 +63,10 @@ export interface BenchSettings {
     /** Ultimate keys with today's quota used up, for the refused load. */
     spentKeys: number;
   };
+  /** The validating proxy (`gateway-conformance proxy`) in front of the reference, against it directly. */
+  proxy: ProxySettings;
+  /** A model's upstream (a reference server) asked directly, through this gateway and through Portkey's. */
+  upstream: UpstreamSettings;
 }
 
 const imageCases: ImageCase[] = [
@@ -77,6 +83,8 @@ export const fullSettings: BenchSettings = {
   images: { cases: imageCases, connections: 1, durationS: 5 },
   imageKeys: 1000,
   quota: { connections: 16, warmupS: 1, durationS: 3, rounds: 3, keys: 1000, spentKeys: 200 },
+  proxy: { rounds: 5, streams: 40, connections: 50, durationS: 3 },
+  upstream: { sequential: 300, rounds: 5, connections: 50, durationS: 3 },
 };
 
 export const quickSettings: BenchSettings = {
@@ -86,4 +94,6 @@ export const quickSettings: BenchSettings = {
   images: { cases: imageCases, connections: 1, amount: 2 },
   imageKeys: 10,
   quota: { connections: 8, warmupS: 0, amount: 300, rounds: 1, keys: 100, spentKeys: 20 },
+  proxy: { rounds: 1, streams: 5, connections: 8, durationS: 1 },
+  upstream: { sequential: 10, rounds: 1, connections: 8, durationS: 1 },
 };

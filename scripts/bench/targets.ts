@@ -50,6 +50,24 @@ export function judge(results: Omit<BenchResults, 'targets'>): TargetVerdict[] {
       met: image !== undefined && image.non2xx === 0 && image.errors === 0 && image.p50Ms > 0 && image.p50Ms < 30,
     },
     {
+      name: 'validating proxy, time to first event',
+      goal: 'adds < 1 ms at p50',
+      measured: results.proxy ? `+${results.proxy.ttfe.addedP50Ms.toFixed(2)} ms` : 'not measured',
+      met: results.proxy !== undefined && results.proxy.ttfe.failures === 0 && results.proxy.ttfe.addedP50Ms < 1,
+    },
+    {
+      name: "gateway in front of a model's upstream, one request",
+      goal: 'adds < 1 ms at p50',
+      measured: results.upstream ? `+${results.upstream.latency.gatewayAdded.p50Ms.toFixed(2)} ms (Portkey +${results.upstream.latency.portkeyAdded.p50Ms.toFixed(2)} ms)` : 'not measured',
+      met: results.upstream !== undefined && results.upstream.latency.gatewayAdded.p50Ms < 1,
+    },
+    {
+      name: "gateway in front of a model's upstream, throughput",
+      goal: "≥ 3× Portkey's chat req/s",
+      measured: results.upstream ? `${results.upstream.throughput.gatewayVsPortkey.toFixed(1)}×` : 'not measured',
+      met: (results.upstream?.throughput.gatewayVsPortkey ?? 0) >= 3,
+    },
+    {
       name: 'server memory',
       goal: 'RSS < 250 MB throughout',
       measured: `${rssPeak.toFixed(0)} MB peak`,

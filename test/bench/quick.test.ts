@@ -19,10 +19,10 @@ beforeAll(() => {
   run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/bench.ts', '--quick', '--out', out], {
     cwd: fileURLToPath(new URL('../..', import.meta.url)),
     encoding: 'utf8',
-    timeout: 150_000,
+    timeout: 210_000,
   });
   results = JSON.parse(readFileSync(join(out, 'bench.json'), 'utf8')) as BenchResults;
-}, 160_000);
+}, 220_000);
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 const positive = (value: number) => expect(value).toBeGreaterThan(0);
@@ -96,12 +96,30 @@ describe('npm run bench -- --quick', () => {
     expect(run.stdout).toContain('PostgreSQL / SQLite');
   });
 
+  it('measures the validating proxy against a direct connection: every stream whole, the listing through it', () => {
+    const proxy = results.proxy!;
+    expect(proxy.ttfe.failures).toBe(0);
+    positive(proxy.ttfe.direct.p50Ms);
+    positive(proxy.ttfe.proxied.p50Ms);
+    positive(proxy.models.directRps);
+    positive(proxy.models.proxiedRps);
+    expect(run.stdout).toContain('through the proxy');
+  });
+
+  it("measures a model's upstream directly, through this gateway and through Portkey's", () => {
+    const upstream = results.upstream!;
+    expect(upstream.portkey).toMatch(/^@portkey-ai\/gateway /);
+    for (const who of ['direct', 'gateway', 'portkey'] as const) positive(upstream.latency[who].p50Ms);
+    for (const rps of [upstream.throughput.directRps, upstream.throughput.gatewayRps, upstream.throughput.portkeyRps]) positive(rps);
+    expect(run.stdout).toContain('gateway / Portkey');
+  });
+
   it('times the conformance suite and samples the server memory', () => {
     positive(results.conformance.durationS);
     positive(results.conformance.passed);
     positive(results.memory.startMb);
     expect(results.memory.peakMb).toBeGreaterThanOrEqual(results.memory.startMb);
-    expect(results.targets.length).toBe(5);
+    expect(results.targets.length).toBe(8);
     expect(results.machine.cores).toBeGreaterThan(0);
   });
 });
