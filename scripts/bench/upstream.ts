@@ -4,8 +4,8 @@
  * chat models are answered by it over OpenAI's Chat Completions), and through Portkey's gateway (routed to it
  * by its headers). Two figures:
  *
- * - the time one chat request takes, one request at a time, the three taking turns request by request (so
- *   that a slower moment of the machine falls on all three alike): what each gateway adds at p50 and p99;
+ * - the time one chat request takes, one request at a time, the three taking turns of 20 requests (so that
+ *   a slower moment of the machine falls on all three alike): what each gateway adds at p50 and p99;
  * - non-streamed chat requests per second at 50 connections, the three in turn, round after round.
  *
  * The same request body goes to all three (a short prompt whose words differ per request), each with the key
@@ -92,15 +92,24 @@ export async function measureUpstream(settings: UpstreamSettings, spawn: SpawnOp
       { name: 'portkey', baseUrl: portkey.baseUrl, spec: chatFor({ authorization: `Bearer ${upstreamKey}`, ...portkey.headers('openai', upstream.baseUrl) }) },
     ] as const;
 
+    // Each path warmed up first under load (its code compiled by V8's optimising tiers, its connections
+    // open): a few hundred requests one at a time would measure mostly the interpreter.
+    for (const target of targets) await runLoad(target.baseUrl, target.spec, { connections: settings.connections, durationS: 2 });
+
     // One keep-alive connection per target, as one client calling one server has.
     const agents = targets.map(() => new Agent({ connections: 1 }));
     const times: number[][] = targets.map(() => []);
-    for (let i = 0; i < settings.sequential + 20; i++) {
-      const id = `${i}-${Math.random().toString(36).slice(2)}`;
+    // In turns of BLOCK requests each: a path asked once in three waits for its processes to be woken and
+    // scheduled again each time (what a gateway asked once in a while pays, but not what it adds); turns
+    // still spread a slower moment of the machine over all three.
+    const BLOCK = 20;
+    for (let i = 0; i < settings.sequential + BLOCK; i += BLOCK) {
       for (const [t, target] of targets.entries()) {
-        const ms = await timeOne(agents[t]!, target.baseUrl, target.spec, id);
-        // The first requests warm each path up (connections, compiled code): not counted.
-        if (i >= 20) times[t]!.push(ms);
+        for (let j = i; j < Math.min(i + BLOCK, settings.sequential + BLOCK); j++) {
+          const ms = await timeOne(agents[t]!, target.baseUrl, target.spec, `${j}-${Math.random().toString(36).slice(2)}`);
+          // The first turn warms each path up (connections, compiled code): not counted.
+          if (i >= BLOCK) times[t]!.push(ms);
+        }
       }
     }
     await Promise.all(agents.map((agent) => agent.close()));
@@ -109,7 +118,6 @@ export async function measureUpstream(settings: UpstreamSettings, spawn: SpawnOp
     log(`upstream: one at a time, p50 direct ${direct.p50Ms.toFixed(2)} ms, gateway ${viaGateway.p50Ms.toFixed(2)} ms, portkey ${viaPortkey.p50Ms.toFixed(2)} ms`);
 
     const rps: number[][] = targets.map(() => []);
-    for (const target of targets) await runLoad(target.baseUrl, target.spec, { connections: settings.connections, durationS: 1 }); // warm-up
     for (let round = 1; round <= settings.rounds; round++) {
       log(`upstream: ${settings.connections} connections, round ${round} of ${settings.rounds}`);
       // Each round in another order, so that no target always follows the same one.
