@@ -43,23 +43,16 @@ const refusal = (protocol: string, what: string) =>
  * that an upstream's protocol cannot keep (D31: what the upstream's protocol cannot take is a 400 naming it),
  * or that the reference server, standing in for the upstream here, does not keep in that protocol:
  *
- * - OpenAI Chat Completions: Anthropic's `stop_sequences` go to the upstream as `stop`, which the reference's
- *   chat completions accept and ignore (fields it does not list, ChatCompletionRequest), so the answer runs
- *   past the sequence. (OpenAI's own `finish_reason: stop` would not say which sequence stopped it either, so
- *   `stop_reason` could never be `stop_sequence` through this protocol.)
- * - OpenAI Responses: it has no stop sequences at all, so the gateway refuses them with a 400.
  * - Anthropic Messages: its temperature ends at 1 (the contract's at 2) and it has no JSON-object mode: 400s
  *   that say so. A JSON schema goes to it as `output_config.format`, which the reference's Messages endpoint
  *   accepts and ignores (AnthropicMessagesRequest), so the answer is prose. The prompt endpoint's temperature
  *   check is in the full profile only.
  */
 const UPSTREAM_LIMITS: Record<TextProtocol, Limit[]> = {
-  'openai-chat': [
-    { id: 'createMessage/behaviour/stop-sequence', profiles: BOTH, says: /^the answer holds the stop sequence "[A-Za-z]+"$|^the answer that held "[A-Za-z]+" now stops with "end_turn"$/ },
-  ],
-  'openai-responses': [
-    { id: 'createMessage/behaviour/stop-sequence', profiles: BOTH, says: refusal('OpenAI Responses', 'it has no stop sequences') },
-  ],
+  // Stop sequences, which OpenAI's protocols cannot keep as Anthropic's clients expect, are the gateway's
+  // own (upstream/stop-sequences.ts): nothing is left to fail.
+  'openai-chat': [],
+  'openai-responses': [],
   'anthropic-messages': [
     { id: 'createTextCompletion/behaviour/temperature-bounds', profiles: ['full'], says: refusal('Anthropic Messages', 'its temperature ranges from 0 to 1 and the request asks for 2') },
     { id: 'createChatCompletion/behaviour/temperature-bounds', profiles: BOTH, says: refusal('Anthropic Messages', 'its temperature ranges from 0 to 1 and the request asks for 2') },

@@ -67,12 +67,10 @@ describe('OpenAI Chat Completions upstream: requests', () => {
     expect(body.response_format).toEqual({ type: 'json_object' });
   });
 
-  it(`refuses more than ${MAX_STOP_SEQUENCES} stop sequences, naming the field and the protocol`, () => {
-    const error = upstreamErrorOf(() => toUpstream({ model: 'm', messages: [{ role: 'user', content: 'Hi' }], stopSequences: ['a', 'b', 'c', 'd', 'e'] }, 'gpt-4o-mini', false));
-    expect(error.failure).toBe('unsupported');
-    expect(error.message).toBe(
-      "This model's upstream speaks OpenAI Chat Completions, which cannot take the request: it takes at most 4 stop sequences (`stop`) and the request has 5. Send at most 4.",
-    );
+  it(`sends up to ${MAX_STOP_SEQUENCES} stop sequences as stop, and none beyond (the gateway keeps them itself)`, () => {
+    const request = (stopSequences: string[]) => ({ model: 'm', messages: [{ role: 'user' as const, content: 'Hi' }], stopSequences });
+    expect(toUpstream(request(['a', 'b', 'c', 'd']), 'gpt-4o-mini', false).body.stop).toEqual(['a', 'b', 'c', 'd']);
+    expect(toUpstream(request(['a', 'b', 'c', 'd', 'e']), 'gpt-4o-mini', false).body).not.toHaveProperty('stop');
   });
 });
 

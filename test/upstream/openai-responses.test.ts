@@ -75,12 +75,9 @@ describe('OpenAI Responses upstream: requests', () => {
     expect(body).not.toHaveProperty('stream');
   });
 
-  it('refuses stop sequences, which the protocol does not have', () => {
-    const error = upstreamErrorOf(() => toUpstream({ model: 'm', messages: [{ role: 'user', content: 'Hi' }], stopSequences: ['END'] }, 'gpt-4.1', false));
-    expect(error.failure).toBe('unsupported');
-    expect(error.message).toBe(
-      "This model's upstream speaks OpenAI Responses, which cannot take the request: it has no stop sequences (`stop`, `stop_sequences`). Send the request without them.",
-    );
+  it('sends no stop sequences, which the protocol does not have (the gateway keeps them itself)', () => {
+    const { body } = toUpstream({ model: 'm', messages: [{ role: 'user', content: 'Hi' }], stopSequences: ['END'] }, 'gpt-4.1', false);
+    expect(JSON.stringify(body)).not.toContain('END');
   });
 
   it('takes an empty list of stop sequences as none', () => {

@@ -2,8 +2,9 @@
  * A model whose answers come from an upstream, behind the same `TextService` as the engine: the request
  * translated into the upstream's protocol (protocols/), sent over its pooled connections (http.ts), and the
  * answer or its stream translated back step by step. Usage the upstream does not report is counted by the
- * gateway's tokenizer, so that billing always has a figure; failures become the gateway's own errors
- * (gateway-errors.ts). The prompt endpoint is a chat of one user turn.
+ * gateway's tokenizer, so that billing always has a figure; stop sequences are the gateway's to keep
+ * (stop-sequences.ts); failures become the gateway's own errors (gateway-errors.ts). The prompt endpoint is
+ * a chat of one user turn.
  */
 import type { TextEngine, TextService } from '../context.ts';
 import type { AnswerEvent, AnswerStream } from '../domain/answer-events.ts';
@@ -12,6 +13,7 @@ import type { UpstreamEntry } from '../catalogue/catalogue-file.ts';
 import { asGatewayError, type UpstreamIdentity } from './gateway-errors.ts';
 import type { UpstreamClient } from './http.ts';
 import { textProtocols, UNCOUNTED, type TextProtocolName } from './protocols/index.ts';
+import { stopInAnswer, stopInStream } from './stop-sequences.ts';
 
 /**
  * @example
@@ -33,7 +35,7 @@ export function upstreamTextService(model: string, entry: UpstreamEntry, client:
   async function answerChat(request: ChatRequest, signal?: AbortSignal): Promise<ChatAnswer> {
     try {
       const { path, body } = protocol.toUpstream(request, entry.model, false);
-      const answer = protocol.fromUpstream(await client.json(path, body, signal));
+      const answer = stopInAnswer(protocol.fromUpstream(await client.json(path, body, signal)), request.stopSequences);
       return await counted(answer, request, () => textOf(answer.content, answer.toolCalls.map((c) => c.arguments)));
     } catch (error) {
       throw asGatewayError(error, identity);
@@ -59,7 +61,7 @@ export function upstreamTextService(model: string, entry: UpstreamEntry, client:
       try {
         const { path, body } = protocol.toUpstream(request, entry.model, true);
         const events = await client.stream(path, body, signal);
-        const steps = translated(protocol.eventsFrom(events), request);
+        const steps = translated(stopInStream(protocol.eventsFrom(events), request.stopSequences), request);
         // The client's stream begins with the answer's first step, read here: a failure before it (silence
         // past idle_ms, a cut, an error event right after the upstream's head) is still the gateway's error
         // status (504, 502), as D31 says; only a stream that has begun ends with its protocol's error event.

@@ -3,10 +3,8 @@
  * chat messages, so they go as they are; the rest is renamed to the current API reference's fields.
  */
 import type { ChatRequest } from '../../../domain/engine/text/index.ts';
-import { unsupported } from '../failures.ts';
 import type { Json } from '../read.ts';
 import type { UpstreamRequest } from '../types.ts';
-import { PROTOCOL } from './name.ts';
 
 /** OpenAI's reference for `stop`: "Up to 4 sequences where the API will stop generating further tokens". */
 export const MAX_STOP_SEQUENCES = 4;
@@ -35,14 +33,11 @@ export function toUpstream(request: ChatRequest, model: string, stream: boolean)
   if (request.maxTokens != null) body.max_completion_tokens = request.maxTokens;
   if (request.temperature != null) body.temperature = request.temperature;
   if (request.seed != null) body.seed = request.seed;
+  // Stop sequences are the gateway's to keep (upstream/stop-sequences.ts); up to four go to the upstream as
+  // well, so that it stops generating there instead of past them. More than four it cannot take: the
+  // gateway alone keeps them then.
   const stops = request.stopSequences ?? [];
-  if (stops.length > MAX_STOP_SEQUENCES) {
-    throw unsupported(
-      PROTOCOL,
-      `it takes at most ${MAX_STOP_SEQUENCES} stop sequences (\`stop\`) and the request has ${stops.length}. Send at most ${MAX_STOP_SEQUENCES}.`,
-    );
-  }
-  if (stops.length > 0) body.stop = [...stops];
+  if (stops.length > 0 && stops.length <= MAX_STOP_SEQUENCES) body.stop = [...stops];
   // OpenAI refuses tool_choice and parallel_tool_calls without tools: they are sent only with tools.
   const tools = request.tools ?? [];
   if (tools.length > 0) {

@@ -5,10 +5,8 @@
  */
 import type { ChatRequest } from '../../../domain/engine/text/index.ts';
 import { parametersOf, turnsOf, type Turn, type UserPart } from '../conversation.ts';
-import { unsupported } from '../failures.ts';
 import type { Json } from '../read.ts';
 import type { UpstreamRequest } from '../types.ts';
-import { PROTOCOL } from './name.ts';
 
 function userContent(parts: readonly UserPart[]): string | Json[] {
   const only = parts[0];
@@ -60,10 +58,7 @@ function textFormat(format: ChatRequest['responseFormat']): Json | undefined {
  * // { path: '/responses', body: { model: 'gpt-4.1', input: [{ role: 'user', content: 'Hi' }], store: false } }
  */
 export function toUpstream(request: ChatRequest, model: string, stream: boolean): UpstreamRequest {
-  const stops = request.stopSequences ?? [];
-  if (stops.length > 0) {
-    throw unsupported(PROTOCOL, 'it has no stop sequences (`stop`, `stop_sequences`). Send the request without them.');
-  }
+  // It has no stop sequences: the gateway keeps them itself (upstream/stop-sequences.ts).
   const body: Json = { model, input: turnsOf(request.messages).flatMap(itemsOf), store: false };
   if (stream) body.stream = true;
   if (request.maxTokens != null) body.max_output_tokens = request.maxTokens;
