@@ -91,6 +91,15 @@ function tables(results: BenchResults): Table[] {
       ['One request at a time, p99 ms', ms(u.latency.direct.p99Ms), ms(u.latency.gateway.p99Ms), ms(u.latency.portkey.p99Ms), ''],
       ['… added to a request, p99 ms', '', added(u.latency.gatewayAdded.p99Ms), added(u.latency.portkeyAdded.p99Ms), ''],
       [`req/s at ${u.throughput.connections} connections (median round)`, num(u.throughput.directRps), num(u.throughput.gatewayRps), num(u.throughput.portkeyRps), `${u.throughput.gatewayVsPortkey.toFixed(1)}×`],
+      ...(u.throughput.cpuUsPerRequest
+        ? [[
+            'CPU µs per request of the process asked (direct: the upstream; else the gateway alone)',
+            cpu(u.throughput.cpuUsPerRequest.direct),
+            cpu(u.throughput.cpuUsPerRequest.gateway),
+            cpu(u.throughput.cpuUsPerRequest.portkey),
+            cpuRatio(u.throughput.cpuUsPerRequest.gateway, u.throughput.cpuUsPerRequest.portkey),
+          ]]
+        : []),
     ],
   };
 

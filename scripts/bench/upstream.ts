@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { startPortkey } from '../lib/peer-gateways.ts';
 import { builtInEntries } from '../../src/server/catalogue/catalogue.ts';
+import { cpuTimeUs } from './cpu.ts';
 import { runLoad, type LoadSpec } from './load.ts';
 import { startEntry, type ServerProcess, type SpawnOptions } from './processes.ts';
 import { chatRequest, withId } from './requests.ts';
@@ -39,7 +40,20 @@ interface Latency {
 export interface UpstreamResult {
   portkey: string;
   latency: { requests: number; direct: Latency; gateway: Latency; portkey: Latency; gatewayAdded: Latency; portkeyAdded: Latency };
-  throughput: { connections: number; directRps: number; gatewayRps: number; portkeyRps: number; gatewayVsPortkey: number; gatewayVsDirect: number };
+  throughput: {
+    connections: number;
+    directRps: number;
+    gatewayRps: number;
+    portkeyRps: number;
+    gatewayVsPortkey: number;
+    gatewayVsDirect: number;
+    /**
+     * CPU time (user + system) per answered request of the process each load was sent to, in µs, the median
+     * of the rounds: the upstream's own when asked directly, each gateway's own in front of it (what the
+     * gateway costs, beside what the answer costs the upstream); null without /proc.
+     */
+    cpuUsPerRequest: { direct: number | null; gateway: number | null; portkey: number | null };
+  };
 }
 
 const median = (values: number[]) => percentile(values, 50);
@@ -118,12 +132,18 @@ export async function measureUpstream(settings: UpstreamSettings, spawn: SpawnOp
     log(`upstream: one at a time, p50 direct ${direct.p50Ms.toFixed(2)} ms, gateway ${viaGateway.p50Ms.toFixed(2)} ms, portkey ${viaPortkey.p50Ms.toFixed(2)} ms`);
 
     const rps: number[][] = targets.map(() => []);
+    const pids = [upstream.pid, gateway.pid, portkey.pid];
+    const cpu: number[][] = targets.map(() => []);
     for (let round = 1; round <= settings.rounds; round++) {
       log(`upstream: ${settings.connections} connections, round ${round} of ${settings.rounds}`);
       // Each round in another order, so that no target always follows the same one.
       const order = targets.map((_, t) => (t + round) % targets.length);
       for (const t of order) {
+        const pid = pids[t];
+        const before = pid === undefined ? undefined : cpuTimeUs(pid);
         const result = await runLoad(targets[t]!.baseUrl, targets[t]!.spec, { connections: settings.connections, durationS: settings.durationS });
+        const after = pid === undefined ? undefined : cpuTimeUs(pid);
+        if (before !== undefined && after !== undefined && result.requests > 0) cpu[t]!.push((after - before) / result.requests);
         if (result.non2xx > 0 || result.errors > 0) throw new Error(`${targets[t]!.name}: ${result.non2xx} non-2xx answers (${JSON.stringify(result.statuses)}), ${result.errors} errors`);
         rps[t]!.push(result.rps);
       }
@@ -146,6 +166,11 @@ export async function measureUpstream(settings: UpstreamSettings, spawn: SpawnOp
         portkeyRps,
         gatewayVsPortkey: gatewayRps / portkeyRps,
         gatewayVsDirect: gatewayRps / directRps,
+        cpuUsPerRequest: {
+          direct: cpu[0]!.length > 0 ? median(cpu[0]!) : null,
+          gateway: cpu[1]!.length > 0 ? median(cpu[1]!) : null,
+          portkey: cpu[2]!.length > 0 ? median(cpu[2]!) : null,
+        },
       },
     };
   } finally {

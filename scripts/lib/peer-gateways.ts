@@ -35,6 +35,8 @@ export interface PeerGateway {
    * forwards the client's own (`Authorization: Bearer` for openai, `x-api-key` or Bearer for anthropic).
    */
   headers(provider: PeerProvider, upstreamRoot: string): Record<string, string>;
+  /** The process it runs in when it has one of its own (Portkey's), for its CPU time; none for one in this process. */
+  pid?: number;
   /** Stops it; for Portkey, resolves once the child process has exited. */
   close(): Promise<void>;
 }
@@ -127,6 +129,7 @@ export async function startPortkey(options: StartPortkeyOptions = {}): Promise<P
     name: `@portkey-ai/gateway ${version}`,
     baseUrl: `http://127.0.0.1:${port}`,
     headers: routing('portkey'),
+    ...(child.pid !== undefined && { pid: child.pid }),
     close: stop,
   };
 }

@@ -111,6 +111,7 @@ describe('npm run bench -- --quick', () => {
     expect(upstream.portkey).toMatch(/^@portkey-ai\/gateway /);
     for (const who of ['direct', 'gateway', 'portkey'] as const) positive(upstream.latency[who].p50Ms);
     for (const rps of [upstream.throughput.directRps, upstream.throughput.gatewayRps, upstream.throughput.portkeyRps]) positive(rps);
+    if (process.platform === 'linux') for (const who of ['direct', 'gateway', 'portkey'] as const) positive(upstream.throughput.cpuUsPerRequest[who] ?? 0);
     expect(run.stdout).toContain('gateway / Portkey');
   });
 
