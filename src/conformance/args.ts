@@ -95,9 +95,7 @@ export function parseCli(argv: string[]): CliOptions {
   }
   const profile = values.profile ?? 'core';
   if (!isProfileName(profile)) throw new UsageError(`--profile must be core, full or mock, not '${profile}'`);
-  const contracts = list(values.contract);
-  for (const name of contracts) if (!isContractName(name)) throw new UsageError(`--contract must be ${contractNames.join(', ')}, not '${name}'`);
-  const chosen = contracts as ContractName[];
+  const chosen = contractsOf(values.contract);
   const asked = { help: values.help ?? false, list: values.list ?? false, version: values.version ?? false };
   if (asked.help || asked.list || asked.version) return { baseUrl: values['base-url'] ?? '', contracts: chosen, profile, quiet: true, ...asked };
   if (!values['base-url']) throw new UsageError('--base-url is required');
@@ -123,12 +121,7 @@ export function parseCli(argv: string[]): CliOptions {
     else if (!isContractName(name)) throw new UsageError(`--model: unknown contract '${name}' in '${given}' (${contractNames.join(', ')})`);
     else (contractModels[name] ??= []).push(id);
   }
-  const headers: Record<string, string> = {};
-  for (const given of values.header ?? []) {
-    const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):\s*(.*)$/.exec(given);
-    if (!match) throw new UsageError(`--header '${given}' is not 'Name: value'`);
-    headers[match[1]!.toLowerCase()] = match[2]!;
-  }
+  const headers = headersOf(values.header);
   return {
     baseUrl: values['base-url'],
     contracts: chosen,
@@ -155,11 +148,31 @@ export function parseCli(argv: string[]): CliOptions {
   };
 }
 
-function list(values: string[] | undefined): string[] {
+/** A repeatable option's values, each of which may also list several, comma-separated. */
+export function list(values: string[] | undefined): string[] {
   return (values ?? []).flatMap((o) => o.split(',')).map((o) => o.trim()).filter(Boolean);
 }
 
-function integer(flag: string, value: string | undefined, fallback: number): number {
+/** `--contract` (repeatable, comma-separated), each a contract's name. */
+export function contractsOf(values: string[] | undefined): ContractName[] {
+  const contracts = list(values);
+  for (const name of contracts) if (!isContractName(name)) throw new UsageError(`--contract must be ${contractNames.join(', ')}, not '${name}'`);
+  return contracts as ContractName[];
+}
+
+/** `--header 'Name: value'` (repeatable), the names in lower case. */
+export function headersOf(values: string[] | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const given of values ?? []) {
+    const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):\s*(.*)$/.exec(given);
+    if (!match) throw new UsageError(`--header '${given}' is not 'Name: value'`);
+    headers[match[1]!.toLowerCase()] = match[2]!;
+  }
+  return headers;
+}
+
+/** A whole number given to `flag`, or `fallback` when it was not given. */
+export function integer(flag: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a whole number, not '${value}'`);
   return Number(value);

@@ -4,9 +4,10 @@
 // finish reason, stop sequence and usage, and for streams the same pieces.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toChatRequest as readMessages } from '../../src/server/anthropic/conversation.ts';
+import { toChatRequest as readChat } from '../../src/server/openai-chat/request.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { collect } from '../../src/server/domain/answer-events.ts';
-import { answerChat, type ChatAnswer, type ChatRequest, type ResponseFormat } from '../../src/server/domain/engine/text/index.ts';
+import { answerChat, type ChatAnswer, type ChatRequest } from '../../src/server/domain/engine/text/index.ts';
 import { toChatRequest as readResponse } from '../../src/server/openai-responses/conversation.ts';
 import { textProtocols, type TextProtocolName, type UpstreamRequest } from '../../src/server/upstream/protocols/index.ts';
 import { bodyEvents } from './streams.ts';
@@ -22,28 +23,9 @@ afterAll(async () => {
 const MODEL = 'gpt-4o-mini';
 type Body = Record<string, any>;
 
-/** How the reference reads a chat completion request (its route's own mapping). */
-function readChat(body: Body): ChatRequest {
-  const limits = [body.max_tokens, body.max_completion_tokens].filter((v): v is number => typeof v === 'number');
-  const format = body.response_format;
-  const responseFormat: ResponseFormat | undefined =
-    format?.type === 'json_schema' ? { type: 'json_schema', name: format.json_schema.name, schema: format.json_schema.schema } : format?.type === 'json_object' ? { type: 'json_object' } : undefined;
-  return {
-    model: body.model,
-    messages: body.messages,
-    temperature: body.temperature,
-    seed: body.seed,
-    maxTokens: limits.length > 0 ? Math.min(...limits) : null,
-    tools: body.tools,
-    toolChoice: body.tool_choice,
-    parallelToolCalls: body.parallel_tool_calls ?? true,
-    responseFormat,
-  };
-}
-
 /** The reference's reading of each protocol's request, and the id its answers give the engine's call ids. */
 const reference: Record<TextProtocolName, { read: (body: Body) => ChatRequest; callId: (id: string) => string; url: (path: string) => string }> = {
-  'openai-chat': { read: readChat, callId: (id) => id, url: (path) => `/v1${path}` },
+  'openai-chat': { read: (body) => readChat(body as never, body.model), callId: (id) => id, url: (path) => `/v1${path}` },
   'openai-responses': { read: (body) => readResponse(body as never, []), callId: (id) => id, url: (path) => `/v1${path}` },
   'anthropic-messages': { read: (body) => readMessages(body as never), callId: (id) => `toolu_${id.replace(/^call_/, '')}`, url: (path) => path },
 };

@@ -4,7 +4,8 @@
  * when any exchange broke a rule.
  */
 import { parseArgs } from 'node:util';
-import { contractNames, isContractName, type ContractName } from '../../contract/index.ts';
+import { contractNames, type ContractName } from '../../contract/index.ts';
+import { contractsOf, headersOf, integer } from '../args.ts';
 import { isProfileName, type ProfileName } from '../profiles.ts';
 import type { Output } from '../cli.ts';
 import { UsageError } from '../run.ts';
@@ -75,33 +76,22 @@ export function parseProxyCli(argv: string[]): ProxyCliOptions {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--upstream '${values.upstream}' is not an http(s) URL`);
     if (/\/v1\/?$/.test(url.pathname)) throw new UsageError(`--upstream '${values.upstream}' ends in /v1: pass the implementation's root (clients keep their own /v1)`);
   }
-  const contracts = (values.contract ?? []).flatMap((c) => c.split(',')).map((c) => c.trim()).filter(Boolean);
-  for (const name of contracts) if (!isContractName(name)) throw new UsageError(`--contract must be ${contractNames.join(', ')}, not '${name}'`);
+  const contracts = contractsOf(values.contract);
   const profile = values.profile ?? 'core';
   if (!isProfileName(profile) || profile === 'mock') throw new UsageError(`--profile must be core or full, not '${profile}'`);
-  const headers: Record<string, string> = {};
-  for (const given of values.header ?? []) {
-    const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):\s*(.*)$/.exec(given);
-    if (!match) throw new UsageError(`--header '${given}' is not 'Name: value'`);
-    headers[match[1]!.toLowerCase()] = match[2]!;
-  }
-  const whole = (flag: string, value: string | undefined, fallback: number) => {
-    if (value === undefined) return fallback;
-    if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a whole number, not '${value}'`);
-    return Number(value);
-  };
+  const headers = headersOf(values.header);
   return {
     upstream: values.upstream ?? '',
-    port: whole('--port', values.port, 8790),
+    port: integer('--port', values.port, 8790),
     host: values.host ?? '127.0.0.1',
-    contracts: contracts as ContractName[],
+    contracts,
     profile,
     headers,
-    keep: whole('--keep', values.keep, 100),
+    keep: integer('--keep', values.keep, 100),
     ...(values.junit ? { junit: values.junit } : {}),
     ...(values.json ? { json: values.json } : {}),
     ...(values.html ? { html: values.html } : {}),
-    ...(values['report-every'] ? { reportEvery: whole('--report-every', values['report-every'], 0) } : {}),
+    ...(values['report-every'] ? { reportEvery: integer('--report-every', values['report-every'], 0) } : {}),
     quiet: values.quiet ?? false,
     help,
   };

@@ -3,12 +3,12 @@
  * deltas concatenate to exactly the JSON answer (decision D17).
  */
 import type { components } from '../../../generated/schema.d.ts';
-import type { ResponseFormat } from '../domain/engine/text/index.ts';
 import { writeAnswer } from '../http/answer-stream.ts';
 import { abandonedBy } from '../http/abandoned.ts';
 import { billingHeaders } from '../http/responses.ts';
 import { sendEvents } from '../http/sse.ts';
 import { chatChunks } from '../openai-chat/chunks.ts';
+import { toChatRequest } from '../openai-chat/request.ts';
 import { newId } from '../ids.ts';
 import type { Handler } from '../context.ts';
 
@@ -19,18 +19,7 @@ type Usage = components['schemas']['Usage'];
 export const createChatCompletion: Handler = async (request, reply, { catalogue, services, now, tokenDelayMs }) => {
   const body = request.body as ChatRequest;
   const model = catalogue.modelFor(body.model, '/v1/chat/completions', request.apiKey?.tier);
-  const limits = [body.max_tokens, body.max_completion_tokens].filter((v): v is number => typeof v === 'number');
-  const chat = {
-    model: model.id,
-    messages: body.messages,
-    temperature: body.temperature,
-    seed: body.seed,
-    maxTokens: limits.length > 0 ? Math.min(...limits) : null,
-    tools: body.tools,
-    toolChoice: body.tool_choice,
-    parallelToolCalls: body.parallel_tool_calls ?? true,
-    responseFormat: responseFormatOf(body.response_format),
-  };
+  const chat = toChatRequest(body, model.id);
   const head = { id: newId('chatcmpl-'), created: Math.floor(now().getTime() / 1000), model: model.id };
   const signal = abandonedBy(reply);
 
@@ -68,10 +57,3 @@ export const createChatCompletion: Handler = async (request, reply, { catalogue,
   };
   return reply.headers(billingHeaders(model, usage.total_tokens)).send(completion);
 };
-
-/** `response_format` in the engine's terms (decision D29). */
-function responseFormatOf(format: ChatRequest['response_format']): ResponseFormat | undefined {
-  if (format?.type === 'json_schema') return { type: 'json_schema', name: format.json_schema.name, schema: format.json_schema.schema };
-  if (format?.type === 'json_object') return { type: 'json_object' };
-  return undefined;
-}
