@@ -9,20 +9,21 @@ import type { ImageService } from './domain/images.ts';
 import type { Store } from './domain/store/index.ts';
 import type { AnswerStream } from './domain/answer-events.ts';
 import type { ChatAnswer, ChatRequest, PromptAnswer, PromptRequest } from './domain/engine/text/index.ts';
+import type { Abandonment } from './domain/abandonment.ts';
 
 /**
  * Text answers as the routes use them, for any model of the catalogue: the reference's deterministic engine in
  * worker threads (workers/engines.ts), a model's upstream (upstream/text-service.ts), or a stand-in with this
- * shape. `signal` aborts the work of a client that went away (an upstream request); the engine's, bounded,
+ * shape. `abandoned` aborts the work of a client that went away (an upstream request); the engine's, bounded,
  * runs to its end.
  */
 export interface TextService {
-  answerChat(request: ChatRequest, signal?: AbortSignal): Promise<ChatAnswer>;
+  answerChat(request: ChatRequest, abandoned?: Abandonment): Promise<ChatAnswer>;
   /** The answer as it is made, once it has begun (a refusal before that is an error, not a stream). */
-  streamChat(request: ChatRequest, signal?: AbortSignal): Promise<AnswerStream>;
+  streamChat(request: ChatRequest, abandoned?: Abandonment): Promise<AnswerStream>;
   /** The prompt tokens `answerChat` would bill for the same request. */
   countChatTokens(request: ChatRequest): Promise<number>;
-  completePrompt(request: PromptRequest, signal?: AbortSignal): Promise<PromptAnswer>;
+  completePrompt(request: PromptRequest, abandoned?: Abandonment): Promise<PromptAnswer>;
 }
 
 /**

@@ -21,9 +21,9 @@ export function catalogueTextService(engine: TextEngine, upstreams: ReadonlyMap<
   if (upstreams.size === 0) return builtIn;
   const sourceOf = (model: string) => upstreams.get(model) ?? builtIn;
   return {
-    answerChat: (request, signal) => sourceOf(request.model).answerChat(request, signal),
-    streamChat: (request, signal) => sourceOf(request.model).streamChat(request, signal),
+    answerChat: (request, abandoned) => sourceOf(request.model).answerChat(request, abandoned),
+    streamChat: (request, abandoned) => sourceOf(request.model).streamChat(request, abandoned),
     countChatTokens: (request) => engine.countChatTokens(request),
-    completePrompt: (request, signal) => sourceOf(request.model).completePrompt(request, signal),
+    completePrompt: (request, abandoned) => sourceOf(request.model).completePrompt(request, abandoned),
   };
 }

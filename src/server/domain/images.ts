@@ -6,6 +6,7 @@
  */
 import type { EditPreparation, EncodedEditRequest, GenerationRequest, PreparedEdit } from './engine/images/index.ts';
 import { generationSizes } from './engine/images/limits.ts';
+import type { Abandonment } from './abandonment.ts';
 import { invalidRequest, type QuotaState } from './errors.ts';
 import type { ImageQuota } from './quota.ts';
 import type { ApiKeyRecord } from './store/index.ts';
@@ -37,10 +38,10 @@ export interface ImageBatch {
 }
 
 export interface ImageService {
-  /** `signal` aborts the work of a client that went away (an upstream's request; its images are given back). */
-  generate(key: ApiKeyRecord, order: GenerationOrder, signal?: AbortSignal): Promise<ImageBatch>;
+  /** `abandoned` aborts the work of a client that went away (an upstream's request; its images are given back). */
+  generate(key: ApiKeyRecord, order: GenerationOrder, abandoned?: Abandonment): Promise<ImageBatch>;
   /** Inpainting with a mask (only its white pixels change), a variation without. */
-  edit(key: ApiKeyRecord, order: EditOrder, signal?: AbortSignal): Promise<ImageBatch>;
+  edit(key: ApiKeyRecord, order: EditOrder, abandoned?: Abandonment): Promise<ImageBatch>;
 }
 
 /** A model's pictures made elsewhere: its upstream (upstream/image-painter.ts). Its sizes are its own. */
@@ -87,18 +88,18 @@ export function createImageService(engine: ImageEngine, quota: ImageQuota, paint
   }
 
   return {
-    generate(key, order, signal) {
+    generate(key, order, abandoned) {
       const painter = painters.get(order.model);
-      if (painter) return produce(key, order.n, () => painter.generate(order, signal));
+      if (painter) return produce(key, order.n, () => painter.generate(order, abandoned?.signal));
       if (!generationSizes.includes(order.size)) {
         throw invalidRequest(`Size '${order.size}' is not supported; ${order.model} makes ${generationSizes.join(', ')}.`);
       }
       const { width, height } = dimensions(order.size);
       return produce(key, order.n, () => engine.generate({ prompt: order.prompt, width, height, n: order.n }));
     },
-    async edit(key, order, signal) {
+    async edit(key, order, abandoned) {
       const painter = painters.get(order.model);
-      if (painter) return produce(key, order.n, () => painter.edit(order, signal));
+      if (painter) return produce(key, order.n, () => painter.edit(order, abandoned?.signal));
       const { width, height } = dimensions(order.size);
       return produce(key, order.n, () => engine.edit({ prompt: order.prompt, image: order.image, mask: order.mask, width, height, n: order.n }));
     },

@@ -21,38 +21,32 @@ export const createChatCompletion: Handler = async (request, reply, { catalogue,
   const model = catalogue.modelFor(body.model, '/v1/chat/completions', request.apiKey?.tier);
   const chat = toChatRequest(body, model.id);
   const head = { id: newId('chatcmpl-'), created: Math.floor(now().getTime() / 1000), model: model.id };
-  const signal = abandonedBy(reply);
+  const abandoned = abandonedBy(reply);
 
   if (body.stream) {
-    const stream = await services.text.streamChat(chat, signal);
+    const stream = await services.text.streamChat(chat, abandoned);
     reply.headers(billingHeaders(model, stream.answer && stream.answer.promptTokens + stream.answer.completionTokens));
     const chunks = writeAnswer(stream, chatChunks(head, body.stream_options?.include_usage === true), { log: reply.log });
     return sendEvents(reply, chunks, { paceMs: tokenDelayMs });
   }
-  const answer = await services.text.answerChat(chat, signal);
+  const answer = await services.text.answerChat(chat, abandoned);
   const usage: Usage = {
     prompt_tokens: answer.promptTokens,
     completion_tokens: answer.completionTokens,
     total_tokens: answer.promptTokens + answer.completionTokens,
   };
+  // Written out member by member: an object spread (`...head`, `...(calls && { … })`) is the slowest way V8
+  // has to build an object, and this one is built for every answer.
+  const message: ChatCompletion['choices'][number]['message'] = { role: 'assistant', content: answer.content, refusal: null };
+  if (answer.toolCalls.length > 0) {
+    message.tool_calls = answer.toolCalls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } }));
+  }
   const completion: ChatCompletion = {
-    ...head,
+    id: head.id,
+    created: head.created,
+    model: head.model,
     object: 'chat.completion',
-    choices: [
-      {
-        index: 0,
-        message: {
-          role: 'assistant',
-          content: answer.content,
-          refusal: null,
-          ...(answer.toolCalls.length > 0 && {
-            tool_calls: answer.toolCalls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } })),
-          }),
-        },
-        finish_reason: answer.finishReason,
-        logprobs: null,
-      },
-    ],
+    choices: [{ index: 0, message, finish_reason: answer.finishReason, logprobs: null }],
     usage,
   };
   return reply.headers(billingHeaders(model, usage.total_tokens)).send(completion);

@@ -19,19 +19,19 @@ export const createMessage: Handler = async (request, reply, { catalogue, servic
   const model = catalogue.modelFor(body.model, '/v1/messages', request.apiKey?.tier);
   const chat = { ...toChatRequest(body), model: model.id };
   const head = { id: newId('msg_'), model: model.id };
-  const signal = abandonedBy(reply);
+  const abandoned = abandonedBy(reply);
 
   if (body.stream) {
     // message_start says the input tokens before the answer: a whole answer's own count, or for an
     // upstream's (known at its end) the count of /v1/messages/count_tokens, made while the upstream begins.
     let counting = catalogue.upstreamOf(model.id) ? services.text.countChatTokens(chat) : undefined;
     counting?.catch(() => undefined);
-    const stream = await services.text.streamChat(chat, signal);
+    const stream = await services.text.streamChat(chat, abandoned);
     const inputTokens = stream.answer?.promptTokens ?? (await (counting ??= services.text.countChatTokens(chat)));
     reply.headers(billingHeaders(model, stream.answer && stream.answer.promptTokens + stream.answer.completionTokens));
     return sendEvents(reply, writeAnswer(stream, messageWriter(head, inputTokens), { log: reply.log }), { paceMs: tokenDelayMs });
   }
-  const answer = await services.text.answerChat(chat, signal);
+  const answer = await services.text.answerChat(chat, abandoned);
   reply.headers(billingHeaders(model, answer.promptTokens + answer.completionTokens));
   return reply.send(toMessage(answer, head));
 };

@@ -26,10 +26,10 @@ export const createResponse: Handler = async (request, reply, { catalogue, servi
   const head = { id: newId('resp_'), createdAt: Math.floor(at.getTime() / 1000), model: model.id, newId };
   const keep = (response: Response) =>
     body.store === false ? Promise.resolve() : keepResponse(store, { id: response.id, keyId: key.id, createdAt: at.toISOString(), response, items: [...history, ...inputItems(body.input), ...response.output] }, at);
-  const signal = abandonedBy(reply);
+  const abandoned = abandonedBy(reply);
 
   if (body.stream) {
-    const stream = await services.text.streamChat(chat, signal);
+    const stream = await services.text.streamChat(chat, abandoned);
     reply.headers(billingHeaders(model, stream.answer && stream.answer.promptTokens + stream.answer.completionTokens));
     // A whole answer is kept before its stream begins, and the stream names the items it kept; an upstream's
     // is kept when it has ended, before the event that says so (a client may continue from it at once).
@@ -43,7 +43,7 @@ export const createResponse: Handler = async (request, reply, { catalogue, servi
     const events = writeAnswer(stream, writer, { log: reply.log, ...(!stream.answer && { beforeEnd: (end) => keep(writer.responseAt(end)) }) });
     return sendEvents(reply, events, { paceMs: tokenDelayMs });
   }
-  const answer = await services.text.answerChat(chat, signal);
+  const answer = await services.text.answerChat(chat, abandoned);
   const response = toResponse(answer, body, head);
   await keep(response);
   return reply.headers(billingHeaders(model, answer.promptTokens + answer.completionTokens)).send(response);

@@ -10,6 +10,7 @@ import type { TextEngine, TextService } from '../context.ts';
 import type { AnswerEvent, AnswerStream } from '../domain/answer-events.ts';
 import type { ChatAnswer, ChatRequest } from '../domain/engine/text/index.ts';
 import type { UpstreamEntry } from '../catalogue/catalogue-file.ts';
+import type { Abandonment } from '../domain/abandonment.ts';
 import { asGatewayError, type UpstreamIdentity } from './gateway-errors.ts';
 import type { UpstreamClient } from './http.ts';
 import { textProtocols, UNCOUNTED, type TextProtocolName } from './protocols/index.ts';
@@ -32,10 +33,10 @@ export function upstreamTextService(model: string, entry: UpstreamEntry, client:
     return { ...usage, promptTokens, completionTokens };
   }
 
-  async function answerChat(request: ChatRequest, signal?: AbortSignal): Promise<ChatAnswer> {
+  async function answerChat(request: ChatRequest, abandoned?: Abandonment): Promise<ChatAnswer> {
     try {
       const { path, body } = protocol.toUpstream(request, entry.model, false);
-      const answer = stopInAnswer(protocol.fromUpstream(await client.json(path, body, signal)), request.stopSequences);
+      const answer = stopInAnswer(protocol.fromUpstream(await client.json(path, body, abandoned?.signal)), request.stopSequences);
       return await counted(answer, request, () => textOf(answer.content, answer.toolCalls.map((c) => c.arguments)));
     } catch (error) {
       throw asGatewayError(error, identity);
@@ -57,10 +58,10 @@ export function upstreamTextService(model: string, entry: UpstreamEntry, client:
 
   return {
     answerChat,
-    async streamChat(request, signal): Promise<AnswerStream> {
+    async streamChat(request, abandoned): Promise<AnswerStream> {
       try {
         const { path, body } = protocol.toUpstream(request, entry.model, true);
-        const events = await client.stream(path, body, signal);
+        const events = await client.stream(path, body, abandoned?.signal);
         const steps = translated(stopInStream(protocol.eventsFrom(events), request.stopSequences), request);
         // The client's stream begins with the answer's first step, read here: a failure before it (silence
         // past idle_ms, a cut, an error event right after the upstream's head) is still the gateway's error
@@ -74,7 +75,7 @@ export function upstreamTextService(model: string, entry: UpstreamEntry, client:
       }
     },
     countChatTokens: (request) => engine.countChatTokens(request),
-    async completePrompt(request, signal) {
+    async completePrompt(request, abandoned) {
       const chat: ChatRequest = {
         model: request.model,
         messages: [{ role: 'user', content: request.prompt }],
@@ -82,7 +83,7 @@ export function upstreamTextService(model: string, entry: UpstreamEntry, client:
         seed: request.seed,
         maxTokens: request.maxTokens ?? null,
       };
-      const answer = await answerChat(chat, signal);
+      const answer = await answerChat(chat, abandoned);
       return {
         text: answer.content ?? '',
         pieces: answer.contentPieces,

@@ -18,14 +18,19 @@ export class BytePairEncoder {
   private readonly cache = new Map<string, number | readonly number[]>();
   private readonly textEncoder = new TextEncoder();
   private scratch = new Uint8Array(1024);
+  private readonly split: RegExp;
 
   constructor(
     private readonly vocabulary: Vocabulary,
-    /** The encoding's pattern for chunks; global and Unicode-aware (`gu`). */
-    private readonly split: RegExp,
+    /** The encoding's pattern for chunks: Unicode-aware, and none of its matches is empty. */
+    split: RegExp,
     /** How many merged chunks the cache keeps. */
     private readonly cacheSize: number,
-  ) {}
+  ) {
+    // The encoder steps through a text with the expression's `lastIndex` (`matchAll` would copy the
+    // expression on every call), so it keeps a global copy of its own that nothing else moves.
+    this.split = new RegExp(split.source, split.flags.includes('g') ? split.flags : `${split.flags}g`);
+  }
 
   /**
    * Appends the tokens of `text` to `out`.
@@ -34,8 +39,10 @@ export class BytePairEncoder {
    * encoder.encode('Hello world', tokens); // tokens: [13225, 2375]
    */
   encode(text: string, out: number[]): void {
-    for (const [chunk] of text.matchAll(this.split)) {
-      const tokens = this.tokensOf(chunk);
+    const split = this.split;
+    split.lastIndex = 0;
+    for (let match = split.exec(text); match !== null; match = split.exec(text)) {
+      const tokens = this.tokensOf(match[0]);
       if (typeof tokens === 'number') out.push(tokens);
       else for (const token of tokens) out.push(token);
     }
@@ -43,9 +50,11 @@ export class BytePairEncoder {
 
   /** How many tokens `text` has, without keeping them. */
   count(text: string): number {
+    const split = this.split;
+    split.lastIndex = 0;
     let count = 0;
-    for (const [chunk] of text.matchAll(this.split)) {
-      const tokens = this.tokensOf(chunk);
+    for (let match = split.exec(text); match !== null; match = split.exec(text)) {
+      const tokens = this.tokensOf(match[0]);
       count += typeof tokens === 'number' ? 1 : tokens.length;
     }
     return count;

@@ -121,15 +121,9 @@ function lastUserImages(views: readonly MessageView[]): number {
 /** The seeds of a chat answer: everything in the request that shapes it (see seed.ts). */
 function chatSeeds(request: ChatRequest): Seeds {
   const parallel = request.parallelToolCalls ?? true;
-  const content = {
-    model: request.model,
-    messages: request.messages,
-    tools: request.tools,
-    choice: request.toolChoice,
-    parallel,
-    // Only when asked for, so that the answers to every other request keep their seeds.
-    ...(request.responseFormat && request.responseFormat.type !== 'text' && { format: request.responseFormat }),
-  };
+  const content: Record<string, unknown> = { model: request.model, messages: request.messages, tools: request.tools, choice: request.toolChoice, parallel };
+  // Only when asked for, so that the answers to every other request keep their seeds.
+  if (request.responseFormat && request.responseFormat.type !== 'text') content.format = request.responseFormat;
   return seedsOf({ content, temperature: request.temperature, seed: request.seed });
 }
 

@@ -80,6 +80,11 @@ const GREETING = /^(?:hi|hello|hey|hiya|howdy|greetings|good (?:morning|afternoo
 const SMALL_TALK = /^(?:(?:hi|hello|hey)\b[,!]?\s*)?(?:there[,!]?\s*)?(?:how are you|how's it going|how are things|what's up)\b/i;
 const THANKS = /^(?:thanks|thank you|thx|ty|cheers|much appreciated|great,? thanks)\b/i;
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'-]*/gu;
+// Tests of one word, made for every word of the message: kept here, built once. (Written inside the loop,
+// the build turns `/^\p{Lu}/u` into `new RegExp(…)`, one new expression per word.)
+const CAPITALISED = /^\p{Lu}/u;
+const TWO_CAPITALS = /^\p{Lu}{2}$/u;
+const DIGITS = /^\p{N}+$/u;
 const MAX_PHRASE_WORDS = 9;
 
 /*
@@ -209,7 +214,8 @@ export function analyseSubject(rawText: string): Subject {
   let wordCount = 0;
   let properEnd = -1; // where the last proper noun ended, to join "Ada Lovelace" into one name
   let nameWords = 0;
-  for (const match of text.matchAll(WORD)) {
+  WORD.lastIndex = 0;
+  for (let match = WORD.exec(text); match !== null; match = WORD.exec(text)) {
     const word = match[0];
     const start = match.index;
     wordCount++;
@@ -219,7 +225,7 @@ export function analyseSubject(rawText: string): Subject {
     }
     const lower = word.toLowerCase();
     // A capital after a sentence end is grammar, not a name.
-    const capital = /^\p{Lu}/u.test(word) && !isSentenceStart(text, start) && lower !== 'i';
+    const capital = CAPITALISED.test(word) && !isSentenceStart(text, start) && lower !== 'i';
     if (capital && properEnd === start - 1 && text.charCodeAt(start - 1) === 32 && nameWords < MAX_NAME_WORDS) {
       properNouns[properNouns.length - 1] += ` ${word}`;
       nameWords++;
@@ -227,7 +233,7 @@ export function analyseSubject(rawText: string): Subject {
       continue;
     }
     properEnd = -1;
-    if (STOPWORDS.has(lower) || seen.has(lower) || (lower.length < 3 && !/^\p{Lu}{2}$/u.test(word)) || /^\p{N}+$/u.test(word)) continue;
+    if (STOPWORDS.has(lower) || seen.has(lower) || (lower.length < 3 && !TWO_CAPITALS.test(word)) || DIGITS.test(word)) continue;
     seen.add(lower);
     if (capital) {
       properNouns.push(word);

@@ -4,7 +4,8 @@
  * vocabulary) gives the same tokens as gpt-tokenizer with one copy of the tables per process instead of one
  * per worker thread. It keeps a bounded cache of the chunks it has merged, which is what makes the sentences
  * answers are made of, and a conversation sent again on each turn, cheap to count again; a cache of whole
- * sentences above it was measured slower (`npx tsx scripts/bench/engine-text.ts`).
+ * sentences above it was measured slower, twice (`npx tsx scripts/bench/engine-text.ts`; the last time
+ * also through the server's whole request, beside this version, where it saved nothing).
  *
  * Long runs (decision D22): the tokenizer's merge step takes time quadratic in the length of one chunk of
  * text (a word, a run of punctuation or of spaces): 80,000 × `a` took 16 s. A run of more than
@@ -29,7 +30,8 @@ export function encodeText(text: string): number[] {
   if (text === '') return [];
   const { encoder } = o200k();
   const tokens: number[] = [];
-  for (const span of spansOf(text)) encoder.encode(span, tokens);
+  if (!hasLongRun(text)) encoder.encode(text, tokens);
+  else for (const span of spansOf(text)) encoder.encode(span, tokens);
   return tokens;
 }
 
@@ -41,21 +43,43 @@ export function encodeText(text: string): number[] {
  */
 export function countTokens(text: string): number {
   const { encoder } = o200k();
+  if (!hasLongRun(text)) return encoder.count(text);
   let count = 0;
   for (const span of spansOf(text)) count += encoder.count(span);
   return count;
 }
 
 // What JavaScript's `\s` matches: the tokenizer's own split tells space from non-space the same way.
+// Below U+00A0 only the space and the controls 9 to 13 are spaces: a letter costs two comparisons.
 function isSpace(code: number): boolean {
-  return code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a)
+  if (code < 0xa0) return code === 32 || (code >= 9 && code <= 13);
+  return code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a)
     || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
 }
 
 /**
- * The text in the spans it is tokenized in: the whole text when it has no run longer than `LONG_RUN`,
- * otherwise the text between long runs and each long run in pieces of `LONG_RUN` characters (never cutting
- * a character made of two UTF-16 units). One pass over the text.
+ * Whether the text has a run of more than `LONG_RUN` space or non-space characters. Almost no text has one:
+ * it is then tokenized whole, without `spansOf`'s generator (a plain loop, which a text of at most
+ * `LONG_RUN` characters skips).
+ */
+function hasLongRun(text: string): boolean {
+  if (text.length <= LONG_RUN) return false;
+  let runStart = 0;
+  let runSpace = isSpace(text.charCodeAt(0));
+  for (let i = 1; i < text.length; i++) {
+    const space = isSpace(text.charCodeAt(i));
+    if (space !== runSpace) {
+      if (i - runStart > LONG_RUN) return true;
+      runStart = i;
+      runSpace = space;
+    }
+  }
+  return text.length - runStart > LONG_RUN;
+}
+
+/**
+ * The text in the spans it is tokenized in, when it has a long run: the text between long runs, and each
+ * long run in pieces of `LONG_RUN` characters (never cutting a character made of two UTF-16 units).
  */
 function* spansOf(text: string): Generator<string> {
   let at = 0; // start of the text not yet given out
@@ -126,11 +150,17 @@ export function toPieces(tokens: readonly number[]): TokenPieces {
 }
 
 const utf8 = new TextDecoder();
-/** The text of each token read so far that is whole characters (false: it is not); at most one per token. */
-const tokenTexts: (string | false | undefined)[] = [];
+/**
+ * The text of each token read so far that is whole characters (false: it is not); at most one per token.
+ * Made as long as the vocabulary at once (1.6 MB a thread): an array filled in at scattered indices from
+ * empty is kept as a dictionary by V8, and a lookup in it costs some forty nanoseconds, for every token of
+ * every answer.
+ */
+let tokenTexts: (string | false | undefined)[] | undefined;
 
 /** A token's text when its bytes are whole characters, undefined when it holds part of one. */
 function textOfToken(token: number): string | undefined {
+  tokenTexts ??= new Array<string | false | undefined>(o200k().vocabulary.size);
   let text = tokenTexts[token];
   if (text === undefined) {
     const bytes = o200k().vocabulary.bytesOf(token);
