@@ -112,8 +112,9 @@ function repeatedKey(text: string): string | undefined {
   const objects: Array<Set<string> | null> = []; // null for an array
   let expectKey = false;
   STRUCTURE.lastIndex = 0;
-  for (let match = STRUCTURE.exec(text); match !== null; match = STRUCTURE.exec(text)) {
-    const at = match.index;
+  // `test`, not `exec`: the match is one character, found at lastIndex - 1, and no match object is made.
+  while (STRUCTURE.test(text)) {
+    const at = STRUCTURE.lastIndex - 1;
     const c = text.charCodeAt(at);
     if (c === 0x22 /* " */) {
       const end = closingQuote(text, at);

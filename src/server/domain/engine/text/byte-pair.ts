@@ -18,7 +18,12 @@ export class BytePairEncoder {
   private readonly cache = new Map<string, number | readonly number[]>();
   private readonly textEncoder = new TextEncoder();
   private scratch = new Uint8Array(1024);
-  private readonly split: RegExp;
+  /** Matches the chunk that begins exactly where the last one ended (`y`), with `test`: no match object. */
+  private readonly sticky: RegExp;
+  /** Finds the next chunk further on, where no chunk begins at that place (`g`), as `matchAll` would. */
+  private readonly search: RegExp;
+  /** Where the next chunk of the text being encoded begins. */
+  private at = 0;
 
   constructor(
     private readonly vocabulary: Vocabulary,
@@ -27,9 +32,39 @@ export class BytePairEncoder {
     /** How many merged chunks the cache keeps. */
     private readonly cacheSize: number,
   ) {
-    // The encoder steps through a text with the expression's `lastIndex` (`matchAll` would copy the
-    // expression on every call), so it keeps a global copy of its own that nothing else moves.
-    this.split = new RegExp(split.source, split.flags.includes('g') ? split.flags : `${split.flags}g`);
+    // Copies of its own, whose `lastIndex` nothing else moves. A text is read chunk by chunk with `test`
+    // rather than `matchAll` or `exec`: those make a match object for every chunk (its array, index, input
+    // and groups), some 13 KB of garbage for an answer of a hundred tokens, and `matchAll` copies the
+    // expression on each call as well.
+    const flags = split.flags.replace(/[gy]/g, '');
+    this.sticky = new RegExp(split.source, `${flags}y`);
+    this.search = new RegExp(split.source, `${flags}g`);
+  }
+
+  /** The next chunk of `text` from `this.at` on, or undefined at its end; `this.at` moves past it. */
+  private nextChunk(text: string): string | undefined {
+    const at = this.at;
+    if (at >= text.length) return undefined;
+    let start = at;
+    let end: number;
+    this.sticky.lastIndex = at;
+    if (this.sticky.test(text)) {
+      end = this.sticky.lastIndex;
+    } else {
+      // No chunk begins here. o200k_base's pattern covers every character, so this does not happen with it;
+      // for a pattern that leaves some out, they are skipped, as matchAll skips them.
+      this.search.lastIndex = at;
+      const match = this.search.exec(text);
+      if (match === null) {
+        this.at = text.length;
+        return undefined;
+      }
+      start = match.index;
+      end = this.search.lastIndex;
+    }
+    if (end === start) throw new Error(`the split pattern matched nothing at ${start}`);
+    this.at = end;
+    return text.slice(start, end);
   }
 
   /**
@@ -39,10 +74,9 @@ export class BytePairEncoder {
    * encoder.encode('Hello world', tokens); // tokens: [13225, 2375]
    */
   encode(text: string, out: number[]): void {
-    const split = this.split;
-    split.lastIndex = 0;
-    for (let match = split.exec(text); match !== null; match = split.exec(text)) {
-      const tokens = this.tokensOf(match[0]);
+    this.at = 0;
+    for (let chunk = this.nextChunk(text); chunk !== undefined; chunk = this.nextChunk(text)) {
+      const tokens = this.tokensOf(chunk);
       if (typeof tokens === 'number') out.push(tokens);
       else for (const token of tokens) out.push(token);
     }
@@ -50,11 +84,10 @@ export class BytePairEncoder {
 
   /** How many tokens `text` has, without keeping them. */
   count(text: string): number {
-    const split = this.split;
-    split.lastIndex = 0;
+    this.at = 0;
     let count = 0;
-    for (let match = split.exec(text); match !== null; match = split.exec(text)) {
-      const tokens = this.tokensOf(match[0]);
+    for (let chunk = this.nextChunk(text); chunk !== undefined; chunk = this.nextChunk(text)) {
+      const tokens = this.tokensOf(chunk);
       count += typeof tokens === 'number' ? 1 : tokens.length;
     }
     return count;

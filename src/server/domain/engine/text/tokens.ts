@@ -127,8 +127,9 @@ export function toPieces(tokens: readonly number[]): TokenPieces {
   const { vocabulary } = o200k();
   const pieces: string[] = [];
   const ends: number[] = [];
-  // Bytes of a character not yet complete, carried over to the tokens that finish it.
-  let pending = new Uint8Array(0);
+  // Bytes of a character not yet complete, carried over to the tokens that finish it (none most often: no
+  // array is made for nothing).
+  let pending = NO_BYTES;
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
     if (pending.length === 0) {
@@ -150,6 +151,7 @@ export function toPieces(tokens: readonly number[]): TokenPieces {
 }
 
 const utf8 = new TextDecoder();
+const NO_BYTES = new Uint8Array(0);
 /**
  * The text of each token read so far that is whole characters (false: it is not); at most one per token.
  * Made as long as the vocabulary at once (1.6 MB a thread): an array filled in at scattered indices from
