@@ -72,9 +72,12 @@ export async function startEntry(name: string, entry: string, args: string[] = [
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const line = await waitForOutput(child, name, (text) => /^bench-ready (\{.*\})$/m.exec(text)?.[1], options.timeoutS ?? 30);
-  // What the server logs from now on (warnings and errors only) is worth seeing beside the figures.
-  child.stdout!.pipe(process.stderr);
-  child.stderr!.pipe(process.stderr);
+  // What the server logs from now on (warnings and errors only) is worth seeing beside the figures. Passed on
+  // chunk by chunk, not piped: a run has a dozen servers at once, and a dozen pipes into one stderr make
+  // node warn of a listener leak.
+  const passOn = (chunk: Buffer) => process.stderr.write(chunk);
+  child.stdout!.on('data', passOn);
+  child.stderr!.on('data', passOn);
   const ready = JSON.parse(line) as Record<string, unknown> & { port: number };
   return { name, baseUrl: `http://127.0.0.1:${ready.port}`, pid: child.pid!, ready, close: () => stop(child) };
 }
