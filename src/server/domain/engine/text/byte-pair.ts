@@ -20,51 +20,35 @@ export class BytePairEncoder {
   private scratch = new Uint8Array(1024);
   /** Matches the chunk that begins exactly where the last one ended (`y`), with `test`: no match object. */
   private readonly sticky: RegExp;
-  /** Finds the next chunk further on, where no chunk begins at that place (`g`), as `matchAll` would. */
-  private readonly search: RegExp;
   /** Where the next chunk of the text being encoded begins. */
   private at = 0;
 
   constructor(
     private readonly vocabulary: Vocabulary,
-    /** The encoding's pattern for chunks: Unicode-aware, and none of its matches is empty. */
+    /**
+     * The encoding's pattern for chunks: Unicode-aware, none of its matches empty, and a chunk begins with any
+     * character (o200k_base's does: every code point, lone surrogates too), so chunks follow one another.
+     */
     split: RegExp,
     /** How many merged chunks the cache keeps. */
     private readonly cacheSize: number,
   ) {
-    // Copies of its own, whose `lastIndex` nothing else moves. A text is read chunk by chunk with `test`
+    // A copy of its own, whose `lastIndex` nothing else moves. A text is read chunk by chunk with `test`
     // rather than `matchAll` or `exec`: those make a match object for every chunk (its array, index, input
     // and groups), some 13 KB of garbage for an answer of a hundred tokens, and `matchAll` copies the
     // expression on each call as well.
-    const flags = split.flags.replace(/[gy]/g, '');
-    this.sticky = new RegExp(split.source, `${flags}y`);
-    this.search = new RegExp(split.source, `${flags}g`);
+    this.sticky = new RegExp(split.source, `${split.flags.replace(/[gy]/g, '')}y`);
   }
 
-  /** The next chunk of `text` from `this.at` on, or undefined at its end; `this.at` moves past it. */
+  /** The chunk of `text` at `this.at`, or undefined at its end; `this.at` moves past it. */
   private nextChunk(text: string): string | undefined {
     const at = this.at;
     if (at >= text.length) return undefined;
-    let start = at;
-    let end: number;
     this.sticky.lastIndex = at;
-    if (this.sticky.test(text)) {
-      end = this.sticky.lastIndex;
-    } else {
-      // No chunk begins here. o200k_base's pattern covers every character, so this does not happen with it;
-      // for a pattern that leaves some out, they are skipped, as matchAll skips them.
-      this.search.lastIndex = at;
-      const match = this.search.exec(text);
-      if (match === null) {
-        this.at = text.length;
-        return undefined;
-      }
-      start = match.index;
-      end = this.search.lastIndex;
-    }
-    if (end === start) throw new Error(`the split pattern matched nothing at ${start}`);
-    this.at = end;
-    return text.slice(start, end);
+    // Neither can happen with the pattern the constructor documents: a clear error rather than a wrong count.
+    if (!this.sticky.test(text) || this.sticky.lastIndex === at) throw new Error(`the split pattern has no chunk at ${at}`);
+    this.at = this.sticky.lastIndex;
+    return text.slice(at, this.at);
   }
 
   /**
