@@ -26,8 +26,8 @@ type Body = Record<string, any>;
 /** The reference's reading of each protocol's request, and the id its answers give the engine's call ids. */
 const reference: Record<TextProtocolName, { read: (body: Body) => ChatRequest; callId: (id: string) => string; url: (path: string) => string }> = {
   'openai-chat': { read: (body) => readChat(body as never, body.model), callId: (id) => id, url: (path) => `/v1${path}` },
-  'openai-responses': { read: (body) => readResponse(body as never, []), callId: (id) => id, url: (path) => `/v1${path}` },
-  'anthropic-messages': { read: (body) => readMessages(body as never), callId: (id) => `toolu_${id.replace(/^call_/, '')}`, url: (path) => path },
+  'openai-responses': { read: (body) => readResponse(body as never, [], body.model), callId: (id) => id, url: (path) => `/v1${path}` },
+  'anthropic-messages': { read: (body) => readMessages(body as never, body.model), callId: (id) => `toolu_${id.replace(/^call_/, '')}`, url: (path) => path },
 };
 
 async function send(name: TextProtocolName, request: UpstreamRequest) {
@@ -93,7 +93,7 @@ const requests: Array<{ title: string; request: ChatRequest; protocols?: TextPro
 
 /** The engine's answer without a stop sequence, and a word from its middle to stop at. */
 function stopWord(): string {
-  const text = answerChat({ ...readMessages(textProtocols['anthropic-messages'].toUpstream({ model: MODEL, messages: question }, MODEL, false).body as never), model: MODEL }).content!;
+  const text = answerChat(readMessages(textProtocols['anthropic-messages'].toUpstream({ model: MODEL, messages: question }, MODEL, false).body as never, MODEL)).content!;
   const words = text.split(' ');
   return ` ${words[Math.floor(words.length / 2)]!}`;
 }

@@ -83,13 +83,14 @@ function toolChoiceOf(choice: MessagesRequest['tool_choice']): ChatRequest['tool
 }
 
 /**
- * The engine's chat request for a Messages (or count_tokens) request.
+ * The engine's chat request for a Messages (or count_tokens) request, to `model` (the catalogue's id of the
+ * model the request names).
  *
  * @example
- * toChatRequest({ model: 'claude-haiku-4-5', max_tokens: 64, system: 'Be brief.', messages: [{ role: 'user', content: 'Hi' }] });
+ * toChatRequest({ model: 'claude-haiku-4-5', max_tokens: 64, system: 'Be brief.', messages: [{ role: 'user', content: 'Hi' }] }, 'claude-haiku-4-5');
  * // { model, messages: [{ role: 'system', … }, { role: 'user', … }], maxTokens: 64, … }
  */
-export function toChatRequest(body: MessagesRequest | CountTokensRequest): ChatRequest {
+export function toChatRequest(body: MessagesRequest | CountTokensRequest, model: string): ChatRequest {
   const system: ChatMessage[] = [];
   if (typeof body.system === 'string') system.push({ role: 'system', content: body.system } as ChatMessage);
   else if (body.system !== undefined && body.system.length > 0) {
@@ -98,7 +99,7 @@ export function toChatRequest(body: MessagesRequest | CountTokensRequest): ChatR
   const tools = body.tools ?? [];
   const full = body as MessagesRequest;
   return {
-    model: body.model,
+    model,
     messages: [...system, ...body.messages.flatMap(chatMessagesOf)],
     temperature: full.temperature ?? null,
     maxTokens: full.max_tokens ?? null,

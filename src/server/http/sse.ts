@@ -56,7 +56,7 @@ export function eventTemplate<Values extends Array<string | number>>(make: (...v
   }
   pieces.push(rest);
   const placedOnce = slots > 0 && order.length === slots && new Set(order).size === slots;
-  if (!placedOnce) return (...values) => ({ ...(event !== undefined && { event }), data: make(...values) });
+  if (!placedOnce) return (...values) => (event === undefined ? { data: make(...values) } : { event, data: make(...values) });
   return (...values) => {
     let data = pieces[0]!;
     for (let i = 0; i < order.length; i++) data += JSON.stringify(values[order[i]!]) + pieces[i + 1]!;

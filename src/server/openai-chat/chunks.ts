@@ -27,8 +27,11 @@ export interface ChunkHead {
  *   const writer = chatChunks({ id: 'chatcmpl-…', created, model: 'gpt-4o-mini' }, false);
  */
 export function chatChunks(head: ChunkHead, includeUsage: boolean): AnswerWriter {
+  // The head's fields written out, not spread: see test/server/hidden-classes.test.ts.
   const data = (delta: Delta, finish: Chunk['choices'][number]['finish_reason'] = null): Chunk => ({
-    ...head,
+    id: head.id,
+    created: head.created,
+    model: head.model,
     object: 'chat.completion.chunk',
     choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
     // With include_usage, every chunk but the last carries `usage: null`, as OpenAI's do.
@@ -68,7 +71,7 @@ export function chatChunks(head: ChunkHead, includeUsage: boolean): AnswerWriter
           out.push(chunk({}, step.finishReason));
           if (includeUsage) {
             const usage: Usage = { prompt_tokens: step.promptTokens, completion_tokens: step.completionTokens, total_tokens: step.promptTokens + step.completionTokens };
-            out.push({ data: { ...head, object: 'chat.completion.chunk', choices: [], usage } satisfies Chunk });
+            out.push({ data: { id: head.id, created: head.created, model: head.model, object: 'chat.completion.chunk', choices: [], usage } satisfies Chunk });
           }
           out.push({ data: '[DONE]' });
           break;

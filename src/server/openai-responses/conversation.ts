@@ -65,13 +65,13 @@ function formatOf(format: NonNullable<ResponseRequest['text']>['format']): Respo
 
 /**
  * The engine's chat request for a Responses request continuing `history` (the stored conversation of its
- * `previous_response_id`, or none).
+ * `previous_response_id`, or none), to `model` (the catalogue's id of the model the request names).
  *
  * @example
- * toChatRequest({ model: 'gpt-4o-mini', instructions: 'Be brief.', input: 'Hi' }, []);
+ * toChatRequest({ model: 'gpt-4o-mini', instructions: 'Be brief.', input: 'Hi' }, [], 'gpt-4o-mini');
  * // { model, messages: [{ role: 'system', … }, { role: 'user', content: 'Hi' }], … }
  */
-export function toChatRequest(body: ResponseRequest, history: readonly unknown[]): ChatRequest {
+export function toChatRequest(body: ResponseRequest, history: readonly unknown[], model: string): ChatRequest {
   const functions = (body.tools ?? []).flatMap((tool) =>
     tool.type === 'function' && 'name' in tool
       ? [{ type: 'function' as const, function: { name: tool.name, ...(tool.description != null && { description: tool.description }), parameters: tool.parameters } }]
@@ -84,7 +84,7 @@ export function toChatRequest(body: ResponseRequest, history: readonly unknown[]
           : 'auto';
   const instructions = body.instructions ? [{ role: 'system', content: body.instructions } as ChatMessage] : [];
   return {
-    model: body.model,
+    model,
     messages: [...instructions, ...chatMessages([...history, ...inputItems(body.input)])],
     temperature: body.temperature ?? null,
     maxTokens: body.max_output_tokens ?? null,

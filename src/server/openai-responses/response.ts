@@ -102,7 +102,8 @@ export interface ResponseWriter extends AnswerWriter {
  */
 export function responseWriter(body: ResponseRequest, head: ResponseHead): ResponseWriter {
   let sequence = 0;
-  const event = (data: EventBody<StreamEvent>): SseEvent => ({ event: data.type, data: { ...data, sequence_number: sequence++ } });
+  // Objects are built field by field or added to, never as `{ ...x, more }`: see test/server/hidden-classes.test.ts.
+  const event = (data: EventBody<StreamEvent>): SseEvent => ({ event: data.type, data: Object.assign(data, { sequence_number: sequence++ }) });
   let started = false;
   const output: OutputItem[] = [];
   /** The item being written: a message and its text so far, or a call. */
@@ -115,13 +116,13 @@ export function responseWriter(body: ResponseRequest, head: ResponseHead): Respo
     const output_index = output.length;
     const text = open.pieces.join('');
     if (open.item.type === 'message') {
-      const item: MessageItem = { ...open.item, status: cut ? 'incomplete' : 'completed', content: [{ type: 'output_text', text, annotations: [] }] };
+      const item: MessageItem = { type: 'message', id: open.item.id, status: cut ? 'incomplete' : 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] };
       out.push(event({ type: 'response.output_text.done', item_id: item.id, output_index, content_index: 0, text, logprobs: [] }));
       out.push(event({ type: 'response.content_part.done', item_id: item.id, output_index, content_index: 0, part: { type: 'output_text', text, annotations: [] } }));
       out.push(event({ type: 'response.output_item.done', output_index, item }));
       output.push(item);
     } else {
-      const item: CallItem = { ...open.item, arguments: text, status: 'completed' };
+      const item: CallItem = { type: 'function_call', id: open.item.id, call_id: open.item.call_id, name: open.item.name, arguments: text, status: 'completed' };
       out.push(event({ type: 'response.function_call_arguments.done', item_id: item.id ?? '', output_index, arguments: text }));
       out.push(event({ type: 'response.output_item.done', output_index, item }));
       output.push(item);
@@ -151,7 +152,9 @@ export function responseWriter(body: ResponseRequest, head: ResponseHead): Respo
       const out: SseEvent[] = [];
       if (!started) {
         started = true;
-        const opening: Response = { ...responseOf(body, head, [], { finishReason: 'stop', promptTokens: 0, completionTokens: 0 }), status: 'in_progress', usage: null };
+        const opening = responseOf(body, head, [], { finishReason: 'stop', promptTokens: 0, completionTokens: 0 });
+        opening.status = 'in_progress';
+        opening.usage = null;
         out.push(event({ type: 'response.created', response: opening }), event({ type: 'response.in_progress', response: opening }));
       }
       switch (step.type) {

@@ -12,6 +12,6 @@ type TokenCount = components['schemas']['AnthropicTokenCount'];
 export const countMessageTokens: Handler = async (request, reply, { catalogue, services }) => {
   const body = request.body as CountTokensRequest;
   const model = catalogue.modelFor(body.model, '/v1/messages', request.apiKey?.tier);
-  const inputTokens = await services.text.countChatTokens({ ...toChatRequest(body), model: model.id });
+  const inputTokens = await services.text.countChatTokens(toChatRequest(body, model.id));
   return reply.send({ input_tokens: inputTokens } satisfies TokenCount);
 };

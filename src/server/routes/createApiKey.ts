@@ -14,6 +14,6 @@ type CreatedApiKey = components['schemas']['CreatedApiKey'];
 export const createApiKey: Handler = async (request, reply, { store, now }) => {
   const { name, tier } = request.body as CreateApiKeyRequest;
   const { key, record } = await issueKey(store, name.trim(), tier);
-  const created: CreatedApiKey = { ...(await keyView(record, store, utcDay(now()))), key };
+  const created: CreatedApiKey = Object.assign(await keyView(record, store, utcDay(now())), { key });
   return reply.code(201).header('cache-control', 'no-store').send(created);
 };

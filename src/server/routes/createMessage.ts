@@ -17,7 +17,7 @@ type MessagesRequest = components['schemas']['AnthropicMessagesRequest'];
 export const createMessage: Handler = async (request, reply, { catalogue, services, tokenDelayMs }) => {
   const body = request.body as MessagesRequest;
   const model = catalogue.modelFor(body.model, '/v1/messages', request.apiKey?.tier);
-  const chat = { ...toChatRequest(body), model: model.id };
+  const chat = toChatRequest(body, model.id);
   const head = { id: newId('msg_'), model: model.id };
   const abandoned = abandonedBy(reply);
 

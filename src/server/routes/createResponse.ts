@@ -22,7 +22,7 @@ export const createResponse: Handler = async (request, reply, { catalogue, servi
   const model = catalogue.modelFor(body.model, '/v1/responses', key.tier);
   const at = now();
   const history = body.previous_response_id ? await previousConversation(store, body.previous_response_id, key.id, at) : [];
-  const chat = { ...toChatRequest(body, history), model: model.id };
+  const chat = toChatRequest(body, history, model.id);
   const head = { id: newId('resp_'), createdAt: Math.floor(at.getTime() / 1000), model: model.id, newId };
   const keep = (response: Response) =>
     body.store === false ? Promise.resolve() : keepResponse(store, { id: response.id, keyId: key.id, createdAt: at.toISOString(), response, items: [...history, ...inputItems(body.input), ...response.output] }, at);
@@ -38,7 +38,7 @@ export const createResponse: Handler = async (request, reply, { catalogue, servi
       const kept = toResponse(stream.answer, body, head);
       await keep(kept);
       const ids = kept.output.map((item) => item.id ?? newId('fc_'));
-      writer = responseWriter(body, { ...head, newId: (prefix) => ids.shift() ?? newId(prefix) });
+      writer = responseWriter(body, { id: head.id, createdAt: head.createdAt, model: head.model, newId: (prefix) => ids.shift() ?? newId(prefix) });
     }
     const events = writeAnswer(stream, writer, { log: reply.log, ...(!stream.answer && { beforeEnd: (end) => keep(writer.responseAt(end)) }) });
     return sendEvents(reply, events, { paceMs: tokenDelayMs });

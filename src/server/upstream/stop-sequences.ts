@@ -26,12 +26,12 @@ export function stopInAnswer(answer: ChatAnswer, stops: readonly string[] | unde
   const cut = cutAtStop(answer.content, stops);
   if (cut.sequence === null) return answer;
   return {
-    ...answer,
     content: cut.text,
     contentPieces: piecesUpTo(answer.contentPieces, cut.text.length),
     toolCalls: [],
     finishReason: 'stop',
     stopSequence: cut.sequence,
+    promptTokens: answer.promptTokens,
     completionTokens: UNCOUNTED,
   };
 }

@@ -30,7 +30,8 @@ export function upstreamTextService(model: string, entry: UpstreamEntry, client:
       usage.promptTokens === UNCOUNTED ? engine.countChatTokens(request) : usage.promptTokens,
       usage.completionTokens === UNCOUNTED ? engine.countTokens(answerText()) : usage.completionTokens,
     ]);
-    return { ...usage, promptTokens, completionTokens };
+    // A copy with the counts set (not `{ ...usage, more }`: see test/server/hidden-classes.test.ts).
+    return Object.assign({}, usage, { promptTokens, completionTokens });
   }
 
   async function answerChat(request: ChatRequest, abandoned?: Abandonment): Promise<ChatAnswer> {

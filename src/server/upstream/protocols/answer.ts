@@ -26,7 +26,7 @@ export function chatAnswer(read: ReadAnswer): ChatAnswer {
   return {
     content: read.text === '' && read.calls.length > 0 ? null : read.text,
     contentPieces: read.text === '' ? [] : [read.text],
-    toolCalls: read.calls.map((call) => ({ ...call, argumentPieces: call.arguments === '' ? [] : [call.arguments] })),
+    toolCalls: read.calls.map((call) => ({ id: call.id, name: call.name, arguments: call.arguments, argumentPieces: call.arguments === '' ? [] : [call.arguments] })),
     finishReason: read.finishReason,
     stopSequence: read.stopSequence,
     promptTokens: read.promptTokens,
