@@ -45,26 +45,28 @@ export function apiKeyCredentials(keys: KeyVerifier): Credentials {
 }
 
 /**
- * Who the caller is for this operation: a key record, or null (anonymous on a public operation, or the admin).
+ * The authentication of one operation: who the caller is, a key record, or null (anonymous on a public
+ * operation, or the admin). The credentials of each alternative are looked up once, here: a scheme that
+ * nothing implements fails at start-up, not on a request.
  *
  * @example
- * request.apiKey = await authenticate(op, request, credentials);
+ * const authenticate = authenticator(op, credentials);
+ * request.apiKey = await authenticate(request);
  */
-export async function authenticate(op: Operation, request: FastifyRequest, credentials: Credentials): Promise<ApiKeyRecord | null> {
-  for (const alternative of op.security) {
-    const needed = alternative.map((scheme) => credentialFor(credentials, scheme));
-    if (needed.length === 0 || !needed.every((credential) => credential.sent(request))) continue;
-    let key: ApiKeyRecord | null = null;
-    for (const credential of needed) key = (await credential.check(request)) ?? key;
-    return key;
-  }
-  if (isPublic(op)) return null;
-  throw unauthenticated(credentialFor(credentials, op.security[0]![0]!).missing);
-}
-
-/** Fails at start-up, not on a request, when the contract names a scheme that nothing implements. */
-export function requireCredentials(operations: readonly Operation[], credentials: Credentials): void {
-  for (const op of operations) for (const alternative of op.security) for (const scheme of alternative) credentialFor(credentials, scheme);
+export function authenticator(op: Operation, credentials: Credentials): (request: FastifyRequest) => Promise<ApiKeyRecord | null> {
+  const alternatives = op.security.filter((alternative) => alternative.length > 0).map((alternative) => alternative.map((scheme) => credentialFor(credentials, scheme)));
+  const anonymous = isPublic(op);
+  const missing = op.security[0]?.[0] === undefined ? undefined : credentialFor(credentials, op.security[0][0]).missing;
+  return async (request) => {
+    for (const needed of alternatives) {
+      if (!needed.every((credential) => credential.sent(request))) continue;
+      let key: ApiKeyRecord | null = null;
+      for (const credential of needed) key = (await credential.check(request)) ?? key;
+      return key;
+    }
+    if (anonymous) return null;
+    throw unauthenticated(missing!);
+  };
 }
 
 function credentialFor(credentials: Credentials, scheme: string): Credential {

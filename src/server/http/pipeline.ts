@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Contract, Operation } from '../../contract/index.ts';
 import type { ApiKeyRecord } from '../domain/store/index.ts';
 import type { AppContext, Handler } from '../context.ts';
-import { authenticate, requireCredentials, type Credentials } from './auth.ts';
+import { authenticator, type Credentials } from './auth.ts';
 import { errorFormatOf, type ErrorFormat } from './error-formats.ts';
 import { contractValidators, validatedParts } from './validation.ts';
 
@@ -44,25 +44,29 @@ export interface Pipeline {
  */
 export function registerOperations(app: FastifyInstance, { contracts, handlers, credentials, context }: Pipeline): void {
   const operations = contracts.flatMap((c) => c.operations.map((op) => ({ contract: c, op })));
-  requireCredentials(operations.map(({ op }) => op), credentials);
   const served = new Set(operations.map(({ op }) => op.operationId));
   const extra = Object.keys(handlers).filter((id) => !served.has(id));
   if (extra.length > 0) throw new Error(`Handlers without an operation in the contract: ${extra.join(', ')}`);
 
   app.decorateRequest('apiKey', null);
-  app.addHook('onRequest', async (request) => {
-    const { operation } = request.routeOptions.config;
-    if (operation) request.apiKey = await authenticate(operation, request, credentials);
-  });
 
   for (const contract of contracts) contract.precompile();
-  for (const { contract, op } of operations) {
+  // Every operation's authentication is made before any route is: a scheme nothing implements fails at start.
+  const authenticators = operations.map(({ op }) => authenticator(op, credentials));
+  for (const [i, { contract, op }] of operations.entries()) {
     const handler = handlers[op.operationId];
     if (!handler) throw new Error(`The operation ${op.operationId} of ${contract.id} has no handler in routes/`);
+    const authenticate = authenticators[i]!;
     app.route({
       method: op.method.toUpperCase() as 'GET' | 'POST' | 'DELETE',
       url: op.path.replace(/\{(\w+)\}/g, ':$1'),
       config: { operation: op, errorFormat: errorFormatOf(op) },
+      // The route's own hook, after the server's (security headers, CORS, shutdown): the operation is in its
+      // closure, where a global hook would read it from `request.routeOptions` (an object Fastify builds on
+      // every read).
+      onRequest: async (request) => {
+        request.apiKey = await authenticate(request);
+      },
       schema: validatedParts(op),
       validatorCompiler: contractValidators(contract, op),
       handler: (request, reply) => handler(request, reply, context),
