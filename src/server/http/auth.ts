@@ -56,7 +56,8 @@ export function apiKeyCredentials(keys: KeyVerifier): Credentials {
 export function authenticator(op: Operation, credentials: Credentials): (request: FastifyRequest) => Promise<ApiKeyRecord | null> {
   const alternatives = op.security.filter((alternative) => alternative.length > 0).map((alternative) => alternative.map((scheme) => credentialFor(credentials, scheme)));
   const anonymous = isPublic(op);
-  const missing = op.security[0]?.[0] === undefined ? undefined : credentialFor(credentials, op.security[0][0]).missing;
+  // Not public: every alternative names at least one scheme (isPublic), and the first one's is the refusal.
+  const missing = anonymous ? '' : credentialFor(credentials, op.security[0]![0]!).missing;
   return async (request) => {
     for (const needed of alternatives) {
       if (!needed.every((credential) => credential.sent(request))) continue;
@@ -65,7 +66,7 @@ export function authenticator(op: Operation, credentials: Credentials): (request
       return key;
     }
     if (anonymous) return null;
-    throw unauthenticated(missing!);
+    throw unauthenticated(missing);
   };
 }
 
