@@ -19,6 +19,7 @@
  *                                      responses, responses-stream)
  *        … --cpu-prof                   also profiles each kind on each build: where the CPU time goes
  *        … --instructions               also counts instructions per request under callgrind (valgrind)
+ *        … --survivors                  also samples what outlives the young generation per request (heap profiler)
  *        … --quick / --write-docs / --strict   as above
  *
  * Exit code 1 when a measurement did not work (no figure, an error, a lost stream event), in every mode.
@@ -51,6 +52,7 @@ const { values } = parseArgs({
     baseline: { type: 'string' },
     kinds: { type: 'string', default: requestKinds.join(',') },
     instructions: { type: 'boolean', default: false },
+    survivors: { type: 'boolean', default: false },
   },
 });
 
@@ -76,6 +78,7 @@ if (values.baseline !== undefined) {
     serverEnv: launch.env,
     cpuProfile: values['cpu-prof'],
     instructions: values.instructions,
+    survivors: values.survivors,
     outDir,
     log,
   });

@@ -59,6 +59,23 @@ function profileTable(results: CompareResults, build: 'current' | 'baseline'): T
   };
 }
 
+/** What outlives the young generation per request of each kind, on both builds, and where this tree's is made. */
+function survivorsTable(results: CompareResults): Table | undefined {
+  const kinds = results.kinds.filter((k) => k.survivors);
+  if (kinds.length === 0) return undefined;
+  const bytes = (n: number | undefined) => (n === undefined ? '–' : num(n));
+  return {
+    title: 'What outlives the young generation: sampled bytes per request (heap profiler, objects young collections could not free)',
+    headers: ['Request', 'this tree', 'baseline', 'where this tree\'s are made (bytes per request)'],
+    rows: kinds.map((k) => [
+      k.label,
+      bytes(k.survivors!.current?.bytesPerRequest),
+      bytes(k.survivors!.baseline?.bytesPerRequest),
+      (k.survivors!.current?.top ?? []).slice(0, 3).map((t) => `${t.site} ${num(t.bytesPerRequest)}`).join('; '),
+    ]),
+  };
+}
+
 function tables(results: CompareResults): Table[] {
   const s = results.settings;
   const showInstructions = results.kinds.some((k) => k.instructions);
@@ -83,7 +100,8 @@ function tables(results: CompareResults): Table[] {
     headers: ['Target', 'Goal', 'Measured', judged ? 'Met' : 'Met (not judged)'],
     rows: results.targets.map((t) => [t.name, t.goal, t.measured, t.met ? 'yes' : 'NO']),
   };
-  return [figures, ...[profileTable(results, 'current'), profileTable(results, 'baseline')].filter((t): t is Table => t !== undefined), memory, goals];
+  const extra = [profileTable(results, 'current'), profileTable(results, 'baseline'), survivorsTable(results)].filter((t): t is Table => t !== undefined);
+  return [figures, ...extra, memory, goals];
 }
 
 /**

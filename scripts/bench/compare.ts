@@ -20,6 +20,7 @@ import { describeMachine, type Machine } from './machine.ts';
 import { startEntry, type ServerProcess, type SpawnOptions } from './processes.ts';
 import { profileBreakdown, type ProfileBreakdown } from './profile-breakdown.ts';
 import { countInstructions, type InstructionCounts } from './instructions.ts';
+import { measureSurvivors, survivorsPreload, SURVIVORS_FILE_VARIABLE, type Survivors } from './survivors.ts';
 import { kindLabels, kindRequest, type RequestKind } from './requests.ts';
 import { sampleRss, type RssSampler } from './rss.ts';
 import { percentile } from './stats.ts';
@@ -98,6 +99,7 @@ export interface KindComparison {
   };
   instructions?: { current: InstructionCounts; baseline?: InstructionCounts };
   profiles?: { current: ProfileBreakdown; baseline?: ProfileBreakdown };
+  survivors?: { current: Survivors; baseline?: Survivors };
 }
 
 export interface CompareResults {
@@ -128,6 +130,8 @@ export interface CompareOptions {
   cpuProfile?: boolean;
   /** Also count instructions per request of each kind on each build under callgrind (`--instructions`). */
   instructions?: boolean;
+  /** Also sample what outlives the young generation per request of each kind on each build (`--survivors`). */
+  survivors?: boolean;
   outDir: string;
   log: (line: string) => void;
 }
@@ -323,6 +327,32 @@ export async function compareBuilds(options: CompareOptions): Promise<CompareRes
           const files = readdirSync(dir).map((f) => join(dir, f));
           const breakdown = profileBreakdown(files, { fromUs: Number(from / 1000n), toUs: Number(to / 1000n) }, load.requests, cpu);
           k.profiles = { ...k.profiles, [name]: breakdown } as KindComparison['profiles'];
+        }
+      }
+    }
+
+    if (options.survivors) {
+      // This tree's compiled preload, given to both builds' servers (the baseline's build has none of its own).
+      const preload = survivorsPreload(builds.current.build);
+      for (const name of ['current', 'baseline'] as const) {
+        for (const k of kinds) {
+          if (name === 'baseline' && !k.baseline) continue;
+          log(`survivors of the young generation: ${k.label} on ${name}`);
+          const file = join(scratch, `survivors-${name}-${k.kind}.json`);
+          const sampled = await start(name, 'scripts/bench/reference-entry.ts', [], {
+            ...launch(builds[name].build, builds[name].cwd),
+            nodeFlags: [...options.serverFlags, '--import', preload],
+            env: { ...options.serverEnv, [SURVIVORS_FILE_VARIABLE]: file },
+          });
+          const survivors = await measureSurvivors(sampled.server, kindRequest(k.kind, keyOf(sampled), 4000), file, {
+            connections: settings.connections,
+            warmupS: Math.max(settings.warmupS, 1),
+            durationS: settings.profileS,
+          });
+          await sampled.server.close();
+          sampled.rss.stop();
+          running.splice(running.indexOf(sampled), 1);
+          k.survivors = { ...k.survivors, [name]: survivors } as KindComparison['survivors'];
         }
       }
     }

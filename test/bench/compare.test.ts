@@ -2,7 +2,8 @@
  * The comparison of builds (`npm run bench -- --baseline <ref> --quick`) works: the commit is checked out in
  * a temporary work tree (its lock is this tree's here, so node_modules is linked), built and measured beside
  * this tree's server and the bare node:http server on each kind asked for, the change is printed, and the
- * work tree is gone afterwards. No figure is compared with a speed.
+ * work tree is gone afterwards; with `--survivors`, what outlives the young generation is sampled in each
+ * build's server. No figure is compared with a speed.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -23,7 +24,7 @@ let before: string;
 beforeAll(() => {
   out = mkdtempSync(join(tmpdir(), 'bench-compare-test-'));
   before = worktrees();
-  run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/bench.ts', '--baseline', 'HEAD', '--quick', '--kinds', 'models,chat,chat-stream', '--out', out], {
+  run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/bench.ts', '--baseline', 'HEAD', '--quick', '--kinds', 'models,chat,chat-stream', '--survivors', '--out', out], {
     cwd: root,
     encoding: 'utf8',
     timeout: 170_000,
@@ -59,6 +60,18 @@ describe('npm run bench -- --baseline HEAD --quick', () => {
     }
     expect(results.kinds.find((k) => k.kind === 'chat-stream')!.events).toBeGreaterThan(3);
     expect(results.targets.length).toBeGreaterThan(0);
+  });
+
+  it('samples what outlives the young generation per request in both builds\' servers (--survivors)', () => {
+    for (const k of results.kinds) {
+      for (const build of ['current', 'baseline'] as const) {
+        const survivors = k.survivors?.[build];
+        expect(survivors?.requests, `${k.kind} on ${build}`).toBeGreaterThan(0);
+        expect(survivors!.bytesPerRequest).toBeGreaterThanOrEqual(0);
+        for (const site of survivors!.top) expect(site.bytesPerRequest).toBeGreaterThan(0);
+      }
+    }
+    expect(readFileSync(join(out, 'bench-compare.md'), 'utf8')).toContain('What outlives the young generation');
   });
 
   it('removes its temporary work tree', () => {

@@ -16,6 +16,7 @@ import { keyRotation } from '../../scripts/bench/quota.ts';
 import type { BenchResults } from '../../scripts/bench/results.ts';
 import { sampleRss } from '../../scripts/bench/rss.ts';
 import { percentile } from '../../scripts/bench/stats.ts';
+import { survivorsOf } from '../../scripts/bench/survivors.ts';
 
 describe('percentile', () => {
   it('takes the nearest rank', () => {
@@ -234,5 +235,39 @@ describe('writeComparison', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('survivorsOf', () => {
+  it('adds a sampling profile\'s bytes per request, in all and by allocation site, largest first', () => {
+    const frame = (functionName: string, url: string, lineNumber: number) => ({ functionName, url, lineNumber });
+    const profile = {
+      head: {
+        id: 1,
+        callFrame: frame('(root)', '', -1),
+        children: [
+          { id: 2, callFrame: frame('handler', 'file:///x/dist/node-builds/abc/src/server/routes/chat.js', 9), children: [] },
+          {
+            id: 3,
+            callFrame: frame('parse', 'node:_http_common', 69),
+            children: [{ id: 4, callFrame: frame('', 'file:///x/node_modules/fastify/lib/reply.js', 99), children: [] }],
+          },
+        ],
+      },
+      samples: [
+        { nodeId: 2, size: 1000 },
+        { nodeId: 2, size: 3000 },
+        { nodeId: 3, size: 2000 },
+        { nodeId: 4, size: 600 },
+      ],
+    };
+    const survivors = survivorsOf(profile, 10);
+    expect(survivors.bytesPerRequest).toBe(660);
+    expect(survivors.requests).toBe(10);
+    expect(survivors.top).toEqual([
+      { site: 'handler src/server/routes/chat.js:10', bytesPerRequest: 400 },
+      { site: 'parse node:_http_common:70', bytesPerRequest: 200 },
+      { site: '(anonymous) node_modules/fastify/lib/reply.js:100', bytesPerRequest: 60 },
+    ]);
   });
 });
