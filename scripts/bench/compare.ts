@@ -305,56 +305,69 @@ export async function compareBuilds(options: CompareOptions): Promise<CompareRes
     await Promise.all([current, base].map((r) => r.server.close()));
     await stopAll();
 
-    if (options.cpuProfile) {
+    /**
+     * Runs `measure` on a server started afresh for each kind on each build that serves it, with `extra`
+     * launch options (a profiler's), and stops it afterwards: the profiled and sampled runs below.
+     */
+    const onFreshServers = async (extra: (name: 'current' | 'baseline', k: KindComparison) => Partial<SpawnOptions>, measure: (name: 'current' | 'baseline', k: KindComparison, server: ServerProcess) => Promise<void>) => {
       for (const name of ['current', 'baseline'] as const) {
         for (const k of kinds) {
           if (name === 'baseline' && !k.baseline) continue;
+          const fresh = await start(name, 'scripts/bench/reference-entry.ts', [], { ...launch(builds[name].build, builds[name].cwd), ...extra(name, k) });
+          try {
+            await measure(name, k, fresh.server);
+          } finally {
+            await fresh.server.close();
+            fresh.rss.stop();
+            running.splice(running.indexOf(fresh), 1);
+          }
+        }
+      }
+    };
+
+    if (options.cpuProfile) {
+      const dirOf = (name: string, k: KindComparison) => join(options.outDir, 'profiles', name, k.kind);
+      await onFreshServers(
+        (name, k) => {
+          rmSync(dirOf(name, k), { recursive: true, force: true });
+          return { cpuProfileDir: dirOf(name, k) };
+        },
+        async (name, k, server) => {
           log(`CPU profile: ${k.label} on ${name}`);
-          const dir = join(options.outDir, 'profiles', name, k.kind);
-          rmSync(dir, { recursive: true, force: true });
-          const profiled = await start(name, 'scripts/bench/reference-entry.ts', [], { ...launch(builds[name].build, builds[name].cwd), cpuProfileDir: dir });
-          const spec = kindRequest(k.kind, keyOf(profiled), 2000);
-          await runLoad(profiled.server.baseUrl, spec, { connections: settings.connections, durationS: Math.max(settings.warmupS, 1) });
+          const spec = kindRequest(k.kind, server.ready.loadKey as string, 2000);
+          await runLoad(server.baseUrl, spec, { connections: settings.connections, durationS: Math.max(settings.warmupS, 1) });
           const from = process.hrtime.bigint();
-          const before = cpuTimeUs(profiled.server.pid);
-          const load = await runLoad(profiled.server.baseUrl, spec, { connections: settings.connections, durationS: settings.profileS });
-          const after = cpuTimeUs(profiled.server.pid);
+          const before = cpuTimeUs(server.pid);
+          const load = await runLoad(server.baseUrl, spec, { connections: settings.connections, durationS: settings.profileS });
+          const after = cpuTimeUs(server.pid);
           const to = process.hrtime.bigint();
-          await profiled.server.close();
-          profiled.rss.stop();
-          running.splice(running.indexOf(profiled), 1);
+          // The profile is written when the process stops.
+          await server.close();
           const cpu = before !== undefined && after !== undefined && load.requests > 0 ? (after - before) / load.requests : null;
+          const dir = dirOf(name, k);
           const files = readdirSync(dir).map((f) => join(dir, f));
           const breakdown = profileBreakdown(files, { fromUs: Number(from / 1000n), toUs: Number(to / 1000n) }, load.requests, cpu);
           k.profiles = { ...k.profiles, [name]: breakdown } as KindComparison['profiles'];
-        }
-      }
+        },
+      );
     }
 
     if (options.survivors) {
       // This tree's compiled preload, given to both builds' servers (the baseline's build has none of its own).
       const preload = survivorsPreload(builds.current.build);
-      for (const name of ['current', 'baseline'] as const) {
-        for (const k of kinds) {
-          if (name === 'baseline' && !k.baseline) continue;
+      const fileOf = (name: string, k: KindComparison) => join(scratch, `survivors-${name}-${k.kind}.json`);
+      await onFreshServers(
+        (name, k) => ({ nodeFlags: [...options.serverFlags, '--import', preload], env: { ...options.serverEnv, [SURVIVORS_FILE_VARIABLE]: fileOf(name, k) } }),
+        async (name, k, server) => {
           log(`survivors of the young generation: ${k.label} on ${name}`);
-          const file = join(scratch, `survivors-${name}-${k.kind}.json`);
-          const sampled = await start(name, 'scripts/bench/reference-entry.ts', [], {
-            ...launch(builds[name].build, builds[name].cwd),
-            nodeFlags: [...options.serverFlags, '--import', preload],
-            env: { ...options.serverEnv, [SURVIVORS_FILE_VARIABLE]: file },
-          });
-          const survivors = await measureSurvivors(sampled.server, kindRequest(k.kind, keyOf(sampled), 4000), file, {
+          const survivors = await measureSurvivors(server, kindRequest(k.kind, server.ready.loadKey as string, 4000), fileOf(name, k), {
             connections: settings.connections,
             warmupS: Math.max(settings.warmupS, 1),
             durationS: settings.profileS,
           });
-          await sampled.server.close();
-          sampled.rss.stop();
-          running.splice(running.indexOf(sampled), 1);
           k.survivors = { ...k.survivors, [name]: survivors } as KindComparison['survivors'];
-        }
-      }
+        },
+      );
     }
 
     if (options.instructions) {
