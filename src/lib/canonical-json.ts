@@ -35,7 +35,7 @@ export function canonicalJson(value: unknown): string {
  * of a few keys, which are most, are sorted in place by insertion: `Array.prototype.sort` allocates a
  * work area of some kilobytes on each call, and a seed sorts the keys of every message of a request.
  */
-function sortedKeys(record: Record<string, unknown>): string[] {
+export function sortedKeys(record: Record<string, unknown>): string[] {
   const keys = Object.keys(record);
   if (keys.length > 16) return keys.sort();
   for (let i = 1; i < keys.length; i++) {

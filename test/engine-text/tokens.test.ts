@@ -1,6 +1,7 @@
 import { decode, encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { countTokens, encodeText, limitTokens, toPieces } from '../../src/server/domain/engine/text/tokens.ts';
+import { Rng } from '../../src/lib/random.ts';
+import { countTokens, encodeText, hasLongRun, limitTokens, LONG_RUN, toPieces } from '../../src/server/domain/engine/text/tokens.ts';
 
 const MIXED = 'Grüße aus Zürich 🇨🇭! 日本語のテキスト, emoji 🎉👍🏽 and plain ASCII.';
 
@@ -70,6 +71,46 @@ describe('limitTokens', () => {
       expect(MIXED.startsWith(result.text)).toBe(true);
       expect(result.text).not.toContain('\uFFFD');
       expect(result.tokenCount).toBe(limit);
+    }
+  });
+});
+
+describe('hasLongRun', () => {
+  /** Every character read: what the skipping scan must agree with. */
+  function longRunByReading(text: string): boolean {
+    let runStart = 0;
+    for (let i = 1; i <= text.length; i++) {
+      if (i === text.length || /\s/.test(text[i]!) !== /\s/.test(text[i - 1]!)) {
+        if (i - runStart > LONG_RUN) return true;
+        runStart = i;
+      }
+    }
+    return false;
+  }
+
+  it('finds a run of LONG_RUN + 1 characters wherever it is, and never one of LONG_RUN', () => {
+    for (const length of [LONG_RUN - 1, LONG_RUN, LONG_RUN + 1, LONG_RUN + 2]) {
+      for (const kind of ['x', ' ', '\u3000']) {
+        for (const before of [0, 1, 5, LONG_RUN, 3 * LONG_RUN + 7]) {
+          // What comes before and after is short runs, the one next to the run of the other kind.
+          const head = 'ab '.repeat(before).slice(0, before) + (kind === 'x' ? ' ' : '.');
+          const text = head + kind.repeat(length) + (kind === 'x' ? ' ab' : 'ab ').repeat(40);
+          expect(hasLongRun(text), `${length} × ${JSON.stringify(kind)} after ${before}`).toBe(length > LONG_RUN);
+          expect(hasLongRun(text.slice(0, head.length + length)), 'at the end').toBe(length > LONG_RUN);
+        }
+      }
+    }
+  });
+
+  it('agrees with reading every character on random texts of runs near the limit', () => {
+    const rng = new Rng(30);
+    for (let n = 0; n < 400; n++) {
+      let text = '';
+      while (text.length < 2000) {
+        const length = rng.chance(0.2) ? rng.int(LONG_RUN - 3, LONG_RUN + 3) : rng.int(1, 40);
+        text += (rng.chance(0.5) ? ' \t\n' : 'a.é🎉')[rng.int(0, 2)]!.repeat(length);
+      }
+      expect(hasLongRun(text)).toBe(longRunByReading(text));
     }
   });
 });

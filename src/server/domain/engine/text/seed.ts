@@ -4,8 +4,7 @@
  * `max_tokens` is left out on purpose: a cut answer is then a prefix of the full one. Text and tool calls
  * draw from separate seeds, so that, say, tool ids do not shift when the text changes.
  */
-import { canonicalJson } from '../../../../lib/canonical-json.ts';
-import { hashString } from '../../../../lib/random.ts';
+import { hashCanonical } from '../../../../lib/random.ts';
 
 export interface SeedInput {
   /** Everything that shapes the answer except sampling settings and max_tokens. */
@@ -25,6 +24,7 @@ export interface Seeds {
  */
 export function seedsOf(input: SeedInput): Seeds {
   const temperature = input.temperature ?? 1;
-  const material = canonicalJson({ content: input.content, sampling: temperature === 0 ? null : { temperature, seed: input.seed ?? 0 } });
-  return { text: hashString(material, 1), tools: hashString(material, 2) };
+  // The hashes of the canonical JSON of this object (salts 1 and 2), made without the string.
+  const [text, tools] = hashCanonical({ content: input.content, sampling: temperature === 0 ? null : { temperature, seed: input.seed ?? 0 } }, 1, 2);
+  return { text, tools };
 }

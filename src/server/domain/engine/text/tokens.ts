@@ -59,22 +59,24 @@ function isSpace(code: number): boolean {
 
 /**
  * Whether the text has a run of more than `LONG_RUN` space or non-space characters. Almost no text has one:
- * it is then tokenized whole, without `spansOf`'s generator (a plain loop, which a text of at most
- * `LONG_RUN` characters skips).
+ * it is then tokenized whole, without `spansOf`'s generator.
+ *
+ * It reads a few characters per `LONG_RUN` of ordinary text rather than every one (every answer is checked,
+ * and reading each character cost more than the rest of counting its tokens): a long run would hold the
+ * `LONG_RUN + 1` characters that end at `end`, so they are read backwards from `end` until two differ in
+ * kind; no long run holds both of those two, so the next one to look for ends `LONG_RUN + 1` characters
+ * after the first of them.
  */
-function hasLongRun(text: string): boolean {
-  if (text.length <= LONG_RUN) return false;
-  let runStart = 0;
-  let runSpace = isSpace(text.charCodeAt(0));
-  for (let i = 1; i < text.length; i++) {
-    const space = isSpace(text.charCodeAt(i));
-    if (space !== runSpace) {
-      if (i - runStart > LONG_RUN) return true;
-      runStart = i;
-      runSpace = space;
-    }
+export function hasLongRun(text: string): boolean {
+  let end = LONG_RUN; // the last character of the run looked for
+  while (end < text.length) {
+    const space = isSpace(text.charCodeAt(end));
+    let at = end - 1;
+    while (at >= end - LONG_RUN && isSpace(text.charCodeAt(at)) === space) at--;
+    if (at < end - LONG_RUN) return true;
+    end = at + LONG_RUN + 1;
   }
-  return text.length - runStart > LONG_RUN;
+  return false;
 }
 
 /**
