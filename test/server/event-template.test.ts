@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { eventTemplate, frame } from '../../src/server/http/sse.ts';
 
-const texts = ['Hi', ' there', '', '"quoted"', 'back\\slash', 'line\nbreak', '\u0000\u001f', 'émoji 😀', '\ud800', '</script>', '\u00000\u0000'];
+const texts = ['Hi', ' there', '', '"quoted"', 'back\\slash', 'line\nbreak', '\u0000\u001f', 'émoji 😀', '\ud800', 'end \udfff', '</script>', '\u00000\u0000', '\u007f\u2028\u2029', ' ', '\t'];
+const numbers = [0, -0, 7, -1.5, 1e21, 2 ** 53 + 2, Number.NaN, Number.POSITIVE_INFINITY];
 
 describe('eventTemplate', () => {
   it('gives the JSON of the event made with each value, in the frame the stream sends', () => {
@@ -24,6 +25,7 @@ describe('eventTemplate', () => {
     for (const [i, text] of texts.entries()) {
       expect(event(text, i * 1000)).toEqual({ event: 'response.output_text.delta', data: JSON.stringify(make(text, i * 1000)) });
     }
+    for (const n of numbers) expect(event('x', n), String(n)).toEqual({ event: 'response.output_text.delta', data: JSON.stringify(make('x', n)) });
   });
 
   it('makes each event whole when a value is not simply placed', () => {

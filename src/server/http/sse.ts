@@ -59,9 +59,24 @@ export function eventTemplate<Values extends Array<string | number>>(make: (...v
   if (!placedOnce) return (...values) => (event === undefined ? { data: make(...values) } : { event, data: make(...values) });
   return (...values) => {
     let data = pieces[0]!;
-    for (let i = 0; i < order.length; i++) data += JSON.stringify(values[order[i]!]) + pieces[i + 1]!;
+    for (let i = 0; i < order.length; i++) data += jsonOf(values[order[i]!]!) + pieces[i + 1]!;
     return event === undefined ? { data } : { event, data };
   };
+}
+
+/**
+ * `JSON.stringify(value)` for a template's values, a token's text most often: a call of JSON.stringify costs
+ * some 50 ns before it writes anything (V8 11), more than the rest of filling in an event, so a string that
+ * needs no escape is quoted as it is, and a number written by `String`.
+ */
+function jsonOf(value: string | number): string {
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    // Control characters, `"`, `\` and surrogates (a lone one is escaped) take JSON.stringify's path.
+    if (c < 0x20 || c === 34 || c === 92 || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(value);
+  }
+  return `"${value}"`;
 }
 
 /** Characters of events made in one go when they are not paced: a few socket writes' worth. */
