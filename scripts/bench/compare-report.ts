@@ -82,7 +82,7 @@ function tables(results: CompareResults): Table[] {
   const figures: Table = {
     title:
       `This tree against the baseline (${results.baseline.ref}) and bare node:http: ${s.connections} connections, ${s.rounds} round(s) of ${s.durationS} s per server and kind, ` +
-      `medians; ratios are the medians of the rounds' ratios${showInstructions ? `; instructions per request counted by callgrind, the lower of two counts of ${s.instructions.requests} requests after ${s.instructions.warmup} of each kind` : ''}`,
+      `medians; ratios are the medians of the rounds' ratios${showInstructions ? `; instructions per request counted by callgrind (V8's optimizing compiler apart), the lower of two counts of ${s.instructions.requests} requests after ${s.instructions.warmup} of each kind` : ''}`,
     headers: ['Request', 'Figure', 'this tree', 'baseline', 'bare node:http', 'this tree / baseline', 'this tree / bare', 'baseline / bare'],
     rows: results.kinds.flatMap((k) => figureRows(k, showInstructions)),
   };

@@ -2,8 +2,9 @@
  * Instructions per request, counted by valgrind's callgrind: a figure that does not move with the machine's
  * load, so that a change of a few percent can be told from noise (`npm run bench -- --baseline <ref>
  * --instructions`). The server runs under callgrind without instrumentation until it is warmed up (its
- * JIT-compiled code settled: every kind is sent `warmup` requests first), then counts every instruction of every thread (the event loop, the workers,
- * V8's helpers) while a fixed number of requests is answered. It runs some 50 times slower than natively, so
+ * JIT-compiled code settled: every kind is sent `warmup` requests first), then counts every instruction of
+ * every thread (the event loop, the workers, V8's helpers; V8's optimizing compiler apart, see
+ * `compilerInstructions`) while a fixed number of requests is answered. It runs some 50 times slower than natively, so
  * the counts are taken with few connections, on fewer requests than the timed rounds.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -15,10 +16,15 @@ import { startEntry } from './processes.ts';
 import { kindRequest, type RequestKind } from './requests.ts';
 
 export interface InstructionCounts {
-  /** Instructions per answered request, all threads of the server's process: the lower of two counts. */
+  /**
+   * Instructions per answered request, all threads of the server's process but V8's optimizing compiler (see
+   * `compilerInstructions`): the lower of two counts.
+   */
   perRequest: number;
-  /** Each count's instructions per request. */
+  /** Each count's instructions per request, the compiler's left out. */
   passes: number[];
+  /** Each count's instructions of V8's optimizing compiler per request, left out of the figures above. */
+  compiler: number[];
   /** Requests counted, over both counts. */
   requests: number;
   /** Answers that were not 2xx, or connection errors (the count is then not what it says). */
@@ -88,11 +94,14 @@ export async function countInstructions(options: {
         const tag = `bench-${kind}-${pass}`;
         control(`--dump=${tag}`);
         control('--instr=off');
-        const perRequest = Math.round(dumpedInstructions(dir, tag) / Math.max(1, load.requests));
+        const dumped = dumpedInstructions(dir, tag);
+        const requests = Math.max(1, load.requests);
+        const perRequest = Math.round((dumped.total - dumped.compiler) / requests);
         const before = counts[kind];
         counts[kind] = {
           perRequest: Math.min(perRequest, before?.perRequest ?? Infinity),
           passes: [...(before?.passes ?? []), perRequest],
+          compiler: [...(before?.compiler ?? []), Math.round(dumped.compiler / requests)],
           requests: (before?.requests ?? 0) + load.requests,
           failed: (before?.failed ?? 0) + load.errors + load.non2xx,
         };
@@ -105,15 +114,35 @@ export async function countInstructions(options: {
   return counts;
 }
 
-/** The instructions of the dump made with `--dump=<tag>` (its file is removed once read). */
-function dumpedInstructions(dir: string, tag: string): number {
+/** The instructions of the dump made with `--dump=<tag>`, and the compiler's among them (its file is removed once read). */
+function dumpedInstructions(dir: string, tag: string): { total: number; compiler: number } {
   for (const file of readdirSync(dir)) {
-    const text = readFileSync(join(dir, file), 'utf8');
+    const path = join(dir, file);
+    const text = readFileSync(path, 'utf8');
     if (!text.split('\n', 30).some((line) => line.startsWith('desc: Trigger:') && line.endsWith(` ${tag}`))) continue;
     const total = /^(?:summary|totals): (\d+)/m.exec(text);
     if (!total) continue;
-    rmSync(join(dir, file));
-    return Number(total[1]);
+    const compiler = compilerInstructions(path);
+    rmSync(path);
+    return { total: Number(total[1]), compiler };
   }
   throw new Error(`callgrind wrote no dump for ${tag}`);
+}
+
+/**
+ * The instructions of a dump spent in V8's optimizing compiler (TurboFan, `v8::internal::compiler::`), from
+ * callgrind_annotate's cost per function. They are left out of the figure: the compiler runs on a background
+ * thread whenever code gets hot again, and a good part of that is work on a timer (a timer's callbacks run
+ * some fifty times more often per request under callgrind than natively), so under callgrind it was two fifths of
+ * the count of a listing even after 20,000 requests of warm-up, and varied by a tenth of itself between runs of
+ * the same build.
+ */
+function compilerInstructions(path: string): number {
+  const annotated = execFileSync('callgrind_annotate', ['--threshold=100', path], { maxBuffer: 256 * 1024 * 1024 }).toString();
+  let compiler = 0;
+  for (const line of annotated.split('\n')) {
+    const cost = /^\s*([\d,]+) .*v8::internal::compiler::/.exec(line);
+    if (cost) compiler += Number(cost[1]!.replaceAll(',', ''));
+  }
+  return compiler;
 }
