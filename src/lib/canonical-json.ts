@@ -46,3 +46,16 @@ export function sortedKeys(record: Record<string, unknown>): string[] {
   }
   return keys;
 }
+
+/**
+ * Whether `JSON.stringify` writes this UTF-16 code unit escaped in a string: the controls, `"` and `\`, and a
+ * surrogate (escaped when it is alone; a string that has one takes JSON.stringify's own path). Code that writes
+ * or hashes a string's JSON without calling JSON.stringify (a call costs some 50 ns before it writes anything)
+ * passes the string through as it is while this is false for every unit.
+ *
+ * @example
+ * escapedInJson('"'.charCodeAt(0)); // true
+ */
+export function escapedInJson(code: number): boolean {
+  return code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff);
+}

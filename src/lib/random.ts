@@ -4,7 +4,7 @@
  * the same request (or `--seed`) gives the same answer on every machine and Node version. Nothing here reads
  * the clock or Math.random.
  */
-import { sortedKeys } from './canonical-json.ts';
+import { escapedInJson, sortedKeys } from './canonical-json.ts';
 
 const M1 = 2654435761;
 const M2 = 1597334677;
@@ -124,8 +124,7 @@ class CanonicalHash {
     let b2 = Math.imul(this.b2 ^ 34, M2);
     for (let i = 0; i < text.length; i++) {
       const ch = text.charCodeAt(i);
-      // Control characters, `"`, `\` and surrogates (a lone one is escaped) take JSON.stringify's path.
-      if (ch < 0x20 || ch === 34 || ch === 92 || (ch >= 0xd800 && ch <= 0xdfff)) {
+      if (escapedInJson(ch)) {
         this.text(JSON.stringify(text));
         return;
       }

@@ -14,6 +14,7 @@
  */
 import { Readable } from 'node:stream';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
+import { escapedInJson } from '../../lib/canonical-json.ts';
 
 /** One event: `data` is sent as JSON, or as it is when it is a string (`[DONE]`); `event` names it. */
 export interface SseEvent {
@@ -71,11 +72,7 @@ export function eventTemplate<Values extends Array<string | number>>(make: (...v
  */
 function jsonOf(value: string | number): string {
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    // Control characters, `"`, `\` and surrogates (a lone one is escaped) take JSON.stringify's path.
-    if (c < 0x20 || c === 34 || c === 92 || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(value);
-  }
+  for (let i = 0; i < value.length; i++) if (escapedInJson(value.charCodeAt(i))) return JSON.stringify(value);
   return `"${value}"`;
 }
 
