@@ -8,26 +8,86 @@
  * canonicalJson({ b: 1, a: [true, null] }); // '{"a":[true,null],"b":1}'
  */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') {
-    // undefined (absent) and non-finite numbers have no JSON form; they are written like null.
-    return JSON.stringify(value) ?? 'null';
+  const writer = new StringWriter();
+  writeCanonical(value, writer);
+  return writer.out;
+}
+
+/**
+ * Where `writeCanonical` writes a value's canonical JSON, piece by piece: a string (`canonicalJson`), or a hash
+ * of its characters made without the string (`hashCanonical` in random.ts, an answer's seeds).
+ */
+export interface CanonicalWriter {
+  /** One of `[ ] { } , :`, by its code. */
+  char(code: number): void;
+  /** A number, `true`, `false` or `null`, as written. */
+  text(text: string): void;
+  /** A string (a value or a key), to be written as `JSON.stringify` writes it. */
+  string(text: string): void;
+}
+
+/**
+ * The one walk of a value in canonical order: object keys sorted (`sortedKeys`), members that are undefined
+ * left out; undefined (absent), functions and non-finite numbers written like null, as JSON.stringify does
+ * inside an array.
+ */
+export function writeCanonical(value: unknown, out: CanonicalWriter): void {
+  switch (typeof value) {
+    case 'string':
+      return out.string(value);
+    case 'boolean':
+      return out.text(value ? 'true' : 'false');
+    case 'number':
+      // As JSON.stringify writes a number: String(n) for finite ones (-0 too), null for the rest.
+      return out.text(Number.isFinite(value) ? String(value) : 'null');
+    case 'object':
+      break;
+    default:
+      // undefined, functions, symbols: null; a bigint throws, as in JSON.stringify.
+      return out.text(JSON.stringify(value) ?? 'null');
   }
-  // Strings joined in loops rather than through map, filter and join: an answer's seed is the canonical
-  // JSON of its whole request, made on every request.
+  if (value === null) return out.text('null');
   if (Array.isArray(value)) {
-    let out = '[';
-    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + canonicalJson(value[i]);
-    return `${out}]`;
+    out.char(0x5b); // [
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out.char(0x2c); // ,
+      writeCanonical(value[i], out);
+    }
+    out.char(0x5d); // ]
+    return;
   }
   const record = value as Record<string, unknown>;
   const keys = sortedKeys(record);
-  let out = '{';
-  for (const key of keys) {
+  out.char(0x7b); // {
+  let first = true;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
     const member = record[key];
     if (member === undefined) continue;
-    out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(member)}`;
+    if (!first) out.char(0x2c); // ,
+    first = false;
+    out.string(key);
+    out.char(0x3a); // :
+    writeCanonical(member, out);
   }
-  return `${out}}`;
+  out.char(0x7d); // }
+}
+
+/** Canonical JSON as a string: the pieces appended as they come (no intermediate arrays). */
+class StringWriter implements CanonicalWriter {
+  out = '';
+
+  char(code: number): void {
+    this.out += String.fromCharCode(code);
+  }
+
+  text(text: string): void {
+    this.out += text;
+  }
+
+  string(text: string): void {
+    this.out += JSON.stringify(text);
+  }
 }
 
 /**

@@ -4,7 +4,7 @@
  * the same request (or `--seed`) gives the same answer on every machine and Node version. Nothing here reads
  * the clock or Math.random.
  */
-import { escapedInJson, sortedKeys } from './canonical-json.ts';
+import { escapedInJson, writeCanonical, type CanonicalWriter } from './canonical-json.ts';
 
 const M1 = 2654435761;
 const M2 = 1597334677;
@@ -64,7 +64,8 @@ export function hashParts(...parts: Array<string | number>): number {
  * `hashString(canonicalJson(value), salt)` for two salts at once, computed while walking the value instead
  * of building its canonical JSON first: an answer's two seeds come from its whole request, on every request,
  * and the string cost some thirty thousand instructions a short chat (callgrind), three times the walk. The
- * hashes see exactly the characters `canonicalJson` writes (test/lib/random.test.ts compares the two).
+ * walk is canonicalJson's own (`writeCanonical`); the hashes see exactly the characters it writes
+ * (test/lib/random.test.ts compares the two).
  *
  * @example
  * const [a, b] = hashCanonical({ b: 1, a: 2 }, 1, 2);
@@ -72,12 +73,12 @@ export function hashParts(...parts: Array<string | number>): number {
  */
 export function hashCanonical(value: unknown, saltA: number, saltB: number): [number, number] {
   const hash = new CanonicalHash(saltA, saltB);
-  hash.value(value);
+  writeCanonical(value, hash);
   return [finish(hash.a1, hash.a2), finish(hash.b1, hash.b2)];
 }
 
-/** Two cyrb53 states (two salts), fed the characters of a value's canonical JSON. */
-class CanonicalHash {
+/** Two cyrb53 states (two salts), fed the characters of a value's canonical JSON by `writeCanonical`. */
+class CanonicalHash implements CanonicalWriter {
   a1: number;
   a2: number;
   b1: number;
@@ -90,7 +91,7 @@ class CanonicalHash {
     this.b2 = 0x41c6ce57 ^ saltB;
   }
 
-  private char(ch: number): void {
+  char(ch: number): void {
     this.a1 = Math.imul(this.a1 ^ ch, M1);
     this.a2 = Math.imul(this.a2 ^ ch, M2);
     this.b1 = Math.imul(this.b1 ^ ch, M1);
@@ -98,7 +99,7 @@ class CanonicalHash {
   }
 
   /** The characters of `text`, the states in locals meanwhile. */
-  private text(text: string): void {
+  text(text: string): void {
     let { a1, a2, b1, b2 } = this;
     for (let i = 0; i < text.length; i++) {
       const ch = text.charCodeAt(i);
@@ -117,7 +118,7 @@ class CanonicalHash {
    * A string as JSON.stringify writes it: in one pass when nothing in it is escaped (almost always); at the
    * first character that is, the states are left as they were and the quoted copy is hashed instead.
    */
-  private string(text: string): void {
+  string(text: string): void {
     let a1 = Math.imul(this.a1 ^ 34, M1); // "
     let a2 = Math.imul(this.a2 ^ 34, M2);
     let b1 = Math.imul(this.b1 ^ 34, M1);
@@ -137,49 +138,6 @@ class CanonicalHash {
     this.a2 = Math.imul(a2 ^ 34, M2);
     this.b1 = Math.imul(b1 ^ 34, M1);
     this.b2 = Math.imul(b2 ^ 34, M2);
-  }
-
-  /** The characters `canonicalJson(value)` writes, without writing them. */
-  value(value: unknown): void {
-    switch (typeof value) {
-      case 'string':
-        return this.string(value);
-      case 'boolean':
-        return this.text(value ? 'true' : 'false');
-      case 'number':
-        // As JSON.stringify writes a number: String(n) for finite ones (-0 too), null for the rest.
-        return this.text(Number.isFinite(value) ? String(value) : 'null');
-      case 'object':
-        break;
-      default:
-        // undefined, functions, symbols: canonicalJson writes 'null'; a bigint throws in both.
-        return this.text(JSON.stringify(value) ?? 'null');
-    }
-    if (value === null) return this.text('null');
-    if (Array.isArray(value)) {
-      this.char(91); // [
-      for (let i = 0; i < value.length; i++) {
-        if (i > 0) this.char(44); // ,
-        this.value(value[i]);
-      }
-      this.char(93); // ]
-      return;
-    }
-    const record = value as Record<string, unknown>;
-    const keys = sortedKeys(record);
-    this.char(123); // {
-    let first = true;
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i]!;
-      const member = record[key];
-      if (member === undefined) continue;
-      if (!first) this.char(44); // ,
-      first = false;
-      this.string(key);
-      this.char(58); // :
-      this.value(member);
-    }
-    this.char(125); // }
   }
 }
 

@@ -25,6 +25,35 @@ function randomValue(rng: Rng, depth: number): unknown {
   }
 }
 
+/**
+ * The value with every object's keys in sorted order, for JSON.stringify to write canonically, each key given
+ * a leading `k` (the same order among them): JavaScript puts keys such as "11" first whatever the order.
+ */
+function sortedDeep(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedDeep);
+  if (value === null || typeof value !== 'object') return value;
+  const record = value as Record<string, unknown>;
+  return Object.fromEntries(Object.keys(record).sort().map((key) => [`k${key}`, sortedDeep(record[key])]));
+}
+
+/** The value with a leading `k` on every key, in the order it had. */
+function prefixed(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(prefixed);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, member]) => [`k${key}`, prefixed(member)]));
+}
+
+describe('canonicalJson', () => {
+  it('is JSON.stringify of the value with its keys sorted (null for what has no JSON)', () => {
+    const rng = new Rng(2);
+    for (let n = 0; n < 2000; n++) {
+      const value = randomValue(rng, 0);
+      expect(canonicalJson(prefixed(value))).toBe(JSON.stringify(sortedDeep(value)) ?? 'null');
+    }
+    expect(canonicalJson({ b: 1, a: [true, null, undefined, Number.NaN], c: undefined })).toBe('{"a":[true,null,null,null],"b":1}');
+  });
+});
+
 describe('hashCanonical', () => {
   it('gives, for each salt, the hash of the canonical JSON', () => {
     const rng = new Rng(1);
