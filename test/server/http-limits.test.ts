@@ -188,6 +188,26 @@ describe('security headers on every answer (decision D26)', () => {
     expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
   });
 
+  it.each(['/v1/models', '/nowhere', '/openapi.json', '/dashboard/assets/dashboard.js'])('%s, no page, loads nothing and has no page headers', async (path) => {
+    const res = await fetch(`${server.baseUrl}${path}`, { headers: { 'x-api-key': key } });
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(res.headers.get('x-frame-options')).toBeNull();
+    expect(res.headers.get('cross-origin-opener-policy')).toBeNull();
+  });
+
+  it.each(['/docs', '/dashboard', '/'])('%s, a page, has the page headers and loads only from this origin', async (path) => {
+    const res = await fetch(`${server.baseUrl}${path}`);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+    expect(res.headers.get('x-permitted-cross-domain-policies')).toBe('none');
+    const policy = res.headers.get('content-security-policy') ?? '';
+    expect(policy).toMatch(/(^|; )script-src 'self'/);
+    expect(policy).toContain("base-uri 'none'");
+    // One policy, the page's: two would each be enforced, the stricter one blocking the page's own scripts.
+    expect(policy).not.toContain(',');
+  });
+
   it('serves a favicon', async () => {
     const res = await fetch(`${server.baseUrl}/favicon.ico`);
     expect(res.status).toBe(200);

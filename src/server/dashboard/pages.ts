@@ -10,6 +10,7 @@ import { dailyImageQuota, tiers, type KeyTier } from '../../contract/index.ts';
 import { packageFile } from '../../package-root.ts';
 import type { Credentials } from '../http/auth.ts';
 import { isAdmin } from './access.ts';
+import { sendPage, STRICT_PAGE_POLICY } from '../http/security-headers.ts';
 import { notFound } from '../domain/errors.ts';
 
 const publicDir = packageFile('src/server/dashboard/public/');
@@ -29,12 +30,12 @@ export function registerDashboardPage(app: FastifyInstance, credentials: Credent
   const signInPage = read('sign-in.html');
   const files = new Map(Object.keys(assets).map((name) => [name, read(name)]));
 
-  // The strict security headers every answer carries (http/security-headers.ts) suit the page as they are.
-  const html = (reply: FastifyReply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+  // Its script and style sheet are files of this origin: the strict page policy suits it as it is.
+  const page = (reply: FastifyReply, html: string) => sendPage(reply.header('cache-control', 'no-store'), html, STRICT_PAGE_POLICY);
 
   app.get('/dashboard', async (request, reply) => {
-    if (await isAdmin(request, credentials)) return html(reply).send(managerPage);
-    return html(reply).code(401).send(signInPage);
+    if (await isAdmin(request, credentials)) return page(reply, managerPage);
+    return page(reply.code(401), signInPage);
   });
   app.get('/dashboard/', async (_request, reply) => reply.redirect('/dashboard', 308));
 

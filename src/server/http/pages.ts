@@ -11,7 +11,7 @@ import { packageFile } from '../../package-root.ts';
 import { demoKeys } from '../domain/keys.ts';
 import { errorBody } from './errors.ts';
 import { requestOrigin, servedByOrigin, type ServedPage } from './page-origin.ts';
-import { pagePolicy } from './security-headers.ts';
+import { pagePolicy, sendPage } from './security-headers.ts';
 
 export interface DescribedApi {
   contract: Contract;
@@ -39,12 +39,12 @@ export function registerPages(app: FastifyInstance, apis: readonly DescribedApi[
         return reply.code(503).send(errorBody('The docs page is not built yet: run `npm run docs`, then reload.'));
       }
       const docs = docsAt(requestOrigin(request.protocol, request.host));
-      return reply.type('text/html; charset=utf-8').header('content-security-policy', docs.policy).send(docs.html);
+      return sendPage(reply, docs.html, docs.policy);
     });
   }
   const home = homePage(options.demoKeys);
   const homePolicy = pagePolicy(home, { inlineStyles: true });
-  app.get('/', async (_request, reply) => reply.type('text/html; charset=utf-8').header('content-security-policy', homePolicy).send(home));
+  app.get('/', async (_request, reply) => sendPage(reply, home, homePolicy));
 }
 
 /** The address the description and its page name for this server: its first server's URL. */

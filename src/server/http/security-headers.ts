@@ -1,11 +1,19 @@
 /**
- * Security headers on every answer (decision D26): a Content-Security-Policy, `nosniff`, no referrer, no
- * framing. The set is fixed, so it is computed once and added by one hook (what @fastify/helmet does, without
- * building its middleware again on each request). Pages whose HTML has inline scripts (the Redoc pages) widen
- * the policy for themselves with `pagePolicy`, by the scripts' hashes: never `unsafe-inline` for scripts.
+ * Security headers (decision D26). Every answer gets three: a Content-Security-Policy that loads nothing and
+ * may not be framed, `nosniff`, no referrer; the set is fixed, so it is computed once and added by one hook
+ * (what @fastify/helmet does, without building its middleware again on each request). The server's HTML pages
+ * (the docs, `/`, the dashboard) replace that policy with a page's (`sendPage`): this origin's scripts, styles
+ * and images, their own inline scripts by hash (never `unsafe-inline` for scripts), and add the headers that
+ * only mean something to a document a browser shows: `X-Frame-Options` for browsers without
+ * `frame-ancestors`, an opener policy, no Flash or PDF cross-domain policies.
+ *
+ * Why not the page set on every answer: for JSON, an event stream or an image, those four headers and the
+ * page policy's directives change nothing a browser does, and each header costs the server about 2,700
+ * instructions an answer (Fastify stores it, node checks its name and value and writes it): with all seven
+ * and the 196-character policy, a third of what a model listing costs (docs/benchmarks.md).
  */
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 type Directives = Record<string, string[]>;
 
@@ -27,17 +35,23 @@ const serialize = (directives: Directives) =>
     .map(([name, values]) => `${name} ${values.join(' ')}`)
     .join('; ');
 
+/** Every answer's: nothing to load, never framed, its type not guessed, no referrer sent from it. */
 export const SECURITY_HEADERS: Record<string, string> = {
-  'content-security-policy': serialize(STRICT),
+  'content-security-policy': serialize({ 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] }),
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
+};
+
+/** An HTML page's, beside its policy (`pagePolicy`). */
+const PAGE_HEADERS: Record<string, string> = {
   // For browsers without frame-ancestors.
   'x-frame-options': 'DENY',
   'cross-origin-opener-policy': 'same-origin',
-  // The API is meant to be called from other origins (CORS decides who may read the answers).
-  'cross-origin-resource-policy': 'cross-origin',
   'x-permitted-cross-domain-policies': 'none',
 };
+
+/** The strict page policy, for pages without inline scripts or styles (the dashboard's). */
+export const STRICT_PAGE_POLICY = serialize(STRICT);
 
 export function addSecurityHeaders(app: FastifyInstance): void {
   // A callback hook: no promise on every request.
@@ -45,6 +59,16 @@ export function addSecurityHeaders(app: FastifyInstance): void {
     reply.headers(SECURITY_HEADERS);
     done();
   });
+}
+
+/**
+ * Sends an HTML page with the page headers and its policy (replacing every answer's).
+ *
+ * @example
+ * return sendPage(reply, html, pagePolicy(html, { inlineStyles: true }));
+ */
+export function sendPage(reply: FastifyReply, html: string, policy: string): FastifyReply {
+  return reply.type('text/html; charset=utf-8').headers(PAGE_HEADERS).header('content-security-policy', policy).send(html);
 }
 
 /**
