@@ -3,26 +3,7 @@
  * the same bytes and with the Prism mock of the same contract, measured in one run on loopback; and the
  * quota-heavy path of image requests on each store (memory, SQLite, PostgreSQL).
  *
- *   npm run bench                      full run (four to five minutes); prints the tables
- *   npm run bench -- --quick           a few seconds: proves every measurement works (CI), judges no number
- *   npm run bench -- --write-docs      also puts the figures in docs/benchmarks.md
- *   npm run bench -- --cpu-prof        also writes a CPU profile of the reference server to artifacts/profiles/
- *   npm run bench -- --strict          exit 1 when a target is missed (full runs only)
- *   npm run bench -- --server-flags="--max-old-space-size=1024"   node flags for the reference servers
- *   npm run bench -- --out <folder>    where bench.json and bench.md go (default artifacts/)
- *
- * Comparing this tree's server with another commit's (compare.ts), instead of the run above:
- *
- *   npm run bench -- --baseline <ref>  both built, measured in turn on each kind of request (about seven minutes,
- *                                      plus the baseline's npm ci when its lock differs); bench-compare.json/.md
- *        … --kinds models,chat          only these kinds (models, chat, chat-stream, messages, messages-stream,
- *                                      responses, responses-stream)
- *        … --cpu-prof                   also profiles each kind on each build: where the CPU time goes
- *        … --instructions               also counts instructions per request under callgrind (valgrind)
- *        … --survivors                  also samples what outlives the young generation per request (heap profiler)
- *        … --quick / --write-docs / --strict   as above
- *
- * Exit code 1 when a measurement did not work (no figure, an error, a lost stream event), in every mode.
+ * Its options: USAGE below (`npm run bench -- --help` prints it).
  */
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -39,22 +20,59 @@ import { brokenComparison, renderComparisonMarkdown, renderComparisonText } from
 import { requestKinds, type RequestKind } from './bench/requests.ts';
 import type { TargetVerdict } from './bench/results.ts';
 
+const USAGE = `  npm run bench                      full run (four to five minutes); prints the tables
+  npm run bench -- --quick           a few seconds: proves every measurement works (CI), judges no number
+  npm run bench -- --write-docs      also puts the figures in docs/benchmarks.md
+  npm run bench -- --cpu-prof        also writes a CPU profile of the reference server to artifacts/profiles/
+  npm run bench -- --strict          exit 1 when a target is missed (full runs only)
+  npm run bench -- --server-flags="--max-old-space-size=1024"   node flags for the reference servers
+  npm run bench -- --out <folder>    where bench.json and bench.md go (default artifacts/)
+
+Comparing this tree's server with another commit's (compare.ts), instead of the run above:
+
+  npm run bench -- --baseline <ref>  both built, measured in turn on each kind of request (about seven minutes,
+                                     plus the baseline's npm ci when its lock differs); bench-compare.json/.md
+       … --kinds models,chat          only these kinds (models, chat, chat-stream, messages, messages-stream,
+                                     responses, responses-stream)
+       … --cpu-prof                   also profiles each kind on each build: where the CPU time goes
+       … --instructions               also counts instructions per request under callgrind (valgrind)
+       … --survivors                  also samples what outlives the young generation per request (heap profiler)
+       … --quick / --write-docs / --strict   as above
+
+Exit code 1 when a measurement did not work (no figure, an error, a lost stream event), in every mode.
+`;
+
 const launch = serverLaunch();
-const { values } = parseArgs({
-  options: {
-    quick: { type: 'boolean', default: false },
-    'write-docs': { type: 'boolean', default: false },
-    'cpu-prof': { type: 'boolean', default: false },
-    strict: { type: 'boolean', default: false },
-    // By default the reference servers get the node flags `npm start` gives them (package.json `config`).
-    'server-flags': { type: 'string', default: launch.nodeFlags.join(' ') },
-    out: { type: 'string', default: join(root, 'artifacts') },
-    baseline: { type: 'string' },
-    kinds: { type: 'string', default: requestKinds.join(',') },
-    instructions: { type: 'boolean', default: false },
-    survivors: { type: 'boolean', default: false },
-  },
-});
+/** The command line, or its usage and exit code 2 when it has an option this script does not know. */
+function commandLine() {
+  try {
+    return parseArgs({
+      options: {
+        quick: { type: 'boolean', default: false },
+        'write-docs': { type: 'boolean', default: false },
+        'cpu-prof': { type: 'boolean', default: false },
+        strict: { type: 'boolean', default: false },
+        // By default the reference servers get the node flags `npm start` gives them (package.json `config`).
+        'server-flags': { type: 'string', default: launch.nodeFlags.join(' ') },
+        out: { type: 'string', default: join(root, 'artifacts') },
+        baseline: { type: 'string' },
+        kinds: { type: 'string', default: requestKinds.join(',') },
+        instructions: { type: 'boolean', default: false },
+        survivors: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    process.stderr.write(`bench: ${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+}
+const { values } = commandLine();
+
+if (values.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
 
 const outDir = resolve(values.out!);
 const serverFlags = values['server-flags']!.split(' ').filter(Boolean);

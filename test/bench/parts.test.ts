@@ -2,7 +2,7 @@
  * The benchmark's own arithmetic: percentiles, the image key pools, RSS sampling, the docs markers, the
  * varied prompts, the profile breakdown and the comparison's targets.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -269,5 +269,30 @@ describe('survivorsOf', () => {
       { site: 'parse node:_http_common:70', bytesPerRequest: 200 },
       { site: '(anonymous) node_modules/fastify/lib/reply.js:100', bytesPerRequest: 60 },
     ]);
+  });
+});
+
+describe('the command line', () => {
+  const bench = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'scripts/bench.ts', ...args], { cwd: join(import.meta.dirname, '../..'), encoding: 'utf8' });
+
+  it('prints its usage for --help, and exits 0 without measuring', () => {
+    const run = bench('--help');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('--baseline <ref>');
+    expect(run.stdout).toContain('--instructions');
+  });
+
+  it('refuses an option it does not know with the usage and exit code 2, no stack trace', () => {
+    const run = bench('--basline', 'HEAD');
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/^bench: Unknown option '--basline'/);
+    expect(run.stderr).toContain('--baseline <ref>');
+    expect(run.stderr).not.toContain('    at ');
+  });
+
+  it('refuses an unknown kind with exit code 2', () => {
+    const run = bench('--baseline', 'HEAD', '--kinds', 'models,chats');
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('--kinds: unknown chats');
   });
 });

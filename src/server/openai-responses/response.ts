@@ -155,7 +155,9 @@ export function responseWriter(body: ResponseRequest, head: ResponseHead): Respo
         const opening = responseOf(body, head, [], { finishReason: 'stop', promptTokens: 0, completionTokens: 0 });
         opening.status = 'in_progress';
         opening.usage = null;
-        out.push(event({ type: 'response.created', response: opening }), event({ type: 'response.in_progress', response: opening }));
+        // Both events carry the same response: serialised once (eventTemplate), the type and number put in.
+        const opened = eventTemplate((type: string, sequence_number: number) => ({ type, response: opening, sequence_number }));
+        for (const type of ['response.created', 'response.in_progress'] as const) out.push({ event: type, data: opened(type, sequence++).data });
       }
       switch (step.type) {
         case 'text':
