@@ -7,10 +7,12 @@
  * only mean something to a document a browser shows: `X-Frame-Options` for browsers without
  * `frame-ancestors`, an opener policy, no Flash or PDF cross-domain policies.
  *
- * Why not the page set on every answer: for JSON, an event stream or an image, those four headers and the
- * page policy's directives change nothing a browser does, and each header costs the server about 2,700
- * instructions an answer (Fastify stores it, node checks its name and value and writes it): with all seven
- * and the 196-character policy, a third of what a model listing costs (docs/benchmarks.md).
+ * Why not the page set on every answer: for JSON or an event stream, those headers and the page policy's
+ * directives change nothing a browser does, and each header costs the server about 2,700 instructions an
+ * answer (Fastify stores it, node checks its name and value and writes it): with the page set, and the
+ * `Cross-Origin-Resource-Policy: cross-origin` once sent too (it only speaks to a page of another origin
+ * embedding an answer without CORS, which no answer here is for), a third of what a model listing costs
+ * (docs/benchmarks.md).
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
