@@ -2,13 +2,12 @@
 import type { CompareResults, KindComparison, KindFigure } from './compare.ts';
 import { profileParts } from './profile-breakdown.ts';
 import { tablesAsMarkdown, tablesAsText, type Table } from './report.ts';
-import { round } from './stats.ts';
+import { round, thousands } from './stats.ts';
 
 const num = (value: number) => round(value).toLocaleString('en-US');
 const us = (value: number | null | undefined) => (value === null || value === undefined ? '–' : String(Math.round(value)));
 const times = (ratio: number | null | undefined) => (ratio === null || ratio === undefined ? '' : `${ratio.toFixed(2)}×`);
 const percent = (ratio: number | null | undefined) => (ratio === null || ratio === undefined ? '' : `${Math.round(ratio * 100)}%`);
-const thousands = (n: number | undefined) => (n === undefined ? '–' : `${Math.round(n / 1000).toLocaleString('en-US')}k`);
 
 /** The run and the two builds, in one line. */
 export function describeComparison(results: CompareResults): string {
@@ -34,7 +33,8 @@ function figureRows(k: KindComparison, showInstructions: boolean): string[][] {
   if (showInstructions) {
     const ours = k.instructions?.current?.perRequest;
     const theirs = k.instructions?.baseline?.perRequest;
-    rows.push(['', 'instructions/req', thousands(ours), thousands(theirs), '', ours !== undefined && theirs ? times(ours / theirs) : '', '', '']);
+    const bare = k.instructions?.bare?.perRequest;
+    rows.push(['', 'instructions/req', thousands(ours), thousands(theirs), thousands(bare), ours !== undefined && theirs ? times(ours / theirs) : '', '', '']);
   }
   rows.push(['', 'peak RSS MB', num(k.current.rssPeakMb), cell(base, (f) => num(f.rssPeakMb)), num(k.bare.rssPeakMb), '', '', '']);
   rows.push(['', 'errors / non-2xx', `${k.current.errors} / ${k.current.non2xx}`, cell(base, (f) => `${f.errors} / ${f.non2xx}`), `${k.bare.errors} / ${k.bare.non2xx}`, '', '', '']);
@@ -82,7 +82,7 @@ function tables(results: CompareResults): Table[] {
   const figures: Table = {
     title:
       `This tree against the baseline (${results.baseline.ref}) and bare node:http: ${s.connections} connections, ${s.rounds} round(s) of ${s.durationS} s per server and kind, ` +
-      `medians; ratios are the medians of the rounds' ratios${showInstructions ? `; instructions per request counted by callgrind (V8's optimizing compiler apart), the lower of two counts of ${s.instructions.requests} requests after ${s.instructions.warmup} of each kind` : ''}`,
+      `medians; ratios are the medians of the rounds' ratios${showInstructions ? `; instructions per request counted by callgrind (V8's optimizing compiler apart), the lower of two counts of ${s.instructions.requests} requests after ${s.instructions.warmup} of each kind, bare node:http's too` : ''}`,
     headers: ['Request', 'Figure', 'this tree', 'baseline', 'bare node:http', 'this tree / baseline', 'this tree / bare', 'baseline / bare'],
     rows: results.kinds.flatMap((k) => figureRows(k, showInstructions)),
   };

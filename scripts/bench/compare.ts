@@ -23,7 +23,7 @@ import { countInstructions, type InstructionCounts } from './instructions.ts';
 import { measureSurvivors, survivorsPreload, SURVIVORS_FILE_VARIABLE, type Survivors } from './survivors.ts';
 import { kindLabels, kindRequest, type RequestKind } from './requests.ts';
 import { sampleRss, type RssSampler } from './rss.ts';
-import { percentile } from './stats.ts';
+import { percentile, thousands } from './stats.ts';
 import type { TargetVerdict } from './results.ts';
 
 export interface CompareSettings {
@@ -97,7 +97,8 @@ export interface KindComparison {
     currentVsBare: number;
     baselineVsBare: number | null;
   };
-  instructions?: { current: InstructionCounts; baseline?: InstructionCounts };
+  /** With `--instructions`: each build's count, and bare node:http's replaying this tree's answer. */
+  instructions?: { current: InstructionCounts; baseline?: InstructionCounts; bare?: InstructionCounts };
   profiles?: { current: ProfileBreakdown; baseline?: ProfileBreakdown };
   survivors?: { current: Survivors; baseline?: Survivors };
 }
@@ -249,6 +250,7 @@ export async function compareBuilds(options: CompareOptions): Promise<CompareRes
     const base = await start('baseline', 'scripts/bench/reference-entry.ts', [], launch(builds.baseline.build, builds.baseline.cwd));
     const startRssMb = { current: current.rss.now(), baseline: base.rss.now() };
     const keyOf = (r: Running) => r.server.ready.loadKey as string;
+    const repliesFileOf = (kind: RequestKind) => join(scratch, `replies-${kind}.json`);
 
     const kinds: KindComparison[] = [];
     for (const kind of options.kinds) {
@@ -259,7 +261,7 @@ export async function compareBuilds(options: CompareOptions): Promise<CompareRes
       const theirs = await probe(base.server.baseUrl, kindRequest(kind, keyOf(base), 0));
       const served = theirs.status >= 200 && theirs.status <= 299;
       // A bare server per kind, replaying this tree's answer to it (two kinds share a path).
-      const repliesFile = join(scratch, `replies-${kind}.json`);
+      const repliesFile = repliesFileOf(kind);
       const captured = await captureReplies(current.server.baseUrl, [sample], repliesFile);
       const reply = Object.values(captured)[0]!;
       const events = reply.headers['content-type']?.startsWith('text/event-stream')
@@ -389,6 +391,24 @@ export async function compareBuilds(options: CompareOptions): Promise<CompareRes
           if (count) k.instructions = { ...k.instructions, [name]: count } as KindComparison['instructions'];
         }
       }
+      // Bare node:http too, a process per kind (each replays its own captured answer): what its bytes and
+      // events cost node:http itself, in a figure the machine's load does not move (the allowances' targets).
+      for (const k of kinds) {
+        log(`instructions: bare node:http, ${k.label}, under callgrind`);
+        const counts = await countInstructions({
+          build: '',
+          cwd: root,
+          bare: { replies: repliesFileOf(k.kind) },
+          nodeFlags: options.serverFlags,
+          env: options.serverEnv,
+          kinds: [k.kind],
+          warmup: settings.instructions.warmup,
+          requests: settings.instructions.requests,
+          log,
+        });
+        const count = counts[k.kind];
+        if (count && k.instructions) k.instructions.bare = count;
+      }
     }
 
     const partial: Omit<CompareResults, 'targets'> = {
@@ -459,6 +479,20 @@ export function judgeComparison(results: Omit<CompareResults, 'targets'>): Targe
         measured: own === null || allowed === null ? 'not measured' : `${Math.round(own)} µs (allowed ${Math.round(allowed)})`,
         met: own !== null && allowed !== null && own <= allowed,
       });
+      // The same allowance in instructions (--instructions), which the machine's load does not move.
+      const counted = k.instructions?.current?.perRequest;
+      const countedBare = k.instructions?.bare?.perRequest;
+      const chatCounted = chat.instructions?.current?.perRequest;
+      const chatCountedBare = chat.instructions?.bare?.perRequest;
+      if (counted !== undefined && countedBare !== undefined && chatCounted !== undefined && chatCountedBare !== undefined) {
+        const allowedCount = chatCounted + Math.max(0, countedBare - chatCountedBare);
+        verdicts.push({
+          name: `${k.label}: instructions per request vs the chat completion`,
+          goal: 'chat\'s + what its extra bytes and events cost bare',
+          measured: `${thousands(counted)} (allowed ${thousands(allowedCount)})`,
+          met: counted <= allowedCount,
+        });
+      }
     }
   }
   return verdicts;

@@ -37,8 +37,9 @@ export function haveCallgrind(): boolean {
 }
 
 /**
- * Starts the compiled server of `build` under callgrind and counts the instructions of `requests` requests
- * of each kind, after `warmup` uncounted ones.
+ * Starts the compiled server of `build` under callgrind (or `bare`: bare node:http replaying one kind's
+ * captured answer, bare-entry.ts) and counts the instructions of `requests` requests of each kind, after
+ * `warmup` uncounted ones.
  *
  * @example
  *   const counts = await countInstructions({ build, cwd, kinds: ['models'], warmup: 6000, requests: 2000, … });
@@ -47,6 +48,8 @@ export function haveCallgrind(): boolean {
 export async function countInstructions(options: {
   build: string;
   cwd: string;
+  /** Instead of the build: bare node:http replaying the answers of this file (`{ "METHOD /path": reply }`). */
+  bare?: { replies: string };
   nodeFlags: string[];
   env: Record<string, string>;
   kinds: readonly RequestKind[];
@@ -58,21 +61,25 @@ export async function countInstructions(options: {
   const dir = mkdtempSync(join(tmpdir(), 'bench-callgrind-'));
   // --smc-check: V8 writes and rewrites machine code in memory that is neither stack nor a file.
   const valgrind = ['valgrind', '--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', `--callgrind-out-file=${join(dir, 'callgrind.out')}`, `--log-file=${join(dir, 'valgrind.log')}`];
-  const server = await startEntry('callgrind', 'scripts/bench/reference-entry.ts', [], {
-    compiled: true,
-    build: options.build,
-    cwd: options.cwd,
-    nodeFlags: options.nodeFlags,
-    env: options.env,
-    wrapper: valgrind,
-    timeoutS: 300,
-  });
+  const server = options.bare
+    ? await startEntry('callgrind', 'scripts/bench/bare-entry.ts', [options.bare.replies], { nodeFlags: options.nodeFlags, env: options.env, wrapper: valgrind, timeoutS: 300 })
+    : await startEntry('callgrind', 'scripts/bench/reference-entry.ts', [], {
+        compiled: true,
+        build: options.build,
+        cwd: options.cwd,
+        nodeFlags: options.nodeFlags,
+        env: options.env,
+        wrapper: valgrind,
+        timeoutS: 300,
+      });
   const control = (...args: string[]) => execFileSync('callgrind_control', [...args, String(server.pid)], { stdio: 'ignore' });
   const counts: Partial<Record<RequestKind, InstructionCounts>> = {};
   try {
     // Every kind is warmed up before any is counted: the code they share (HTTP, Fastify, the engine) settles
     // in the JIT over all of them, and the first kind counted would otherwise pay for the rest.
-    const specs = options.kinds.map((kind) => [kind, kindRequest(kind, server.ready.loadKey as string, 3000)] as const);
+    // (Bare answers whatever key it is sent.)
+    const key = (server.ready.loadKey as string | undefined) ?? 'sk-bare';
+    const specs = options.kinds.map((kind) => [kind, kindRequest(kind, key, 3000)] as const);
     for (let pass = 0; pass < 2; pass++) {
       for (const [kind, spec] of specs) {
         options.log(`instructions: warming up ${kind} (${Math.ceil(options.warmup / 2)} requests, pass ${pass + 1} of 2)`);

@@ -19,3 +19,8 @@ export function round(value: number): number {
   const digits = Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : Math.abs(value) >= 1 ? 2 : 3;
   return Number(value.toFixed(digits));
 }
+
+/** A count in thousands, as the tables show instructions: 412_345 → `412k`; undefined → `–`. */
+export function thousands(n: number | undefined): string {
+  return n === undefined ? '–' : `${Math.round(n / 1000).toLocaleString('en-US')}k`;
+}

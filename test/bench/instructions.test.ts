@@ -3,6 +3,9 @@
  * server started under valgrind answers, and the instructions of a counted number of requests come back as
  * a figure per request. Skipped where valgrind is not installed.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildServer } from '../../scripts/build-server.ts';
 import { countInstructions, haveCallgrind } from '../../scripts/bench/instructions.ts';
@@ -33,5 +36,27 @@ describe.runIf(process.platform === 'linux' && haveCallgrind())('countInstructio
     }
     // The chat answer is made by the text engine besides: more work than the listing.
     expect(counts.chat!.perRequest).toBeGreaterThan(counts.models!.perRequest);
+  }, 600_000);
+
+  it('counts bare node:http replaying an answer, a stream one event per write', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-bare-'));
+    try {
+      const replies = join(dir, 'replies.json');
+      const events = Array.from({ length: 50 }, (_, i) => `data: {"i":${i}}\n\n`).join('');
+      const reply = (type: string, body: string) => ({ status: 200, headers: { 'content-type': type }, body: Buffer.from(body).toString('base64') });
+      const count = async (answer: ReturnType<typeof reply>) => {
+        writeFileSync(replies, JSON.stringify({ 'GET /v1/models': answer }));
+        const counts = await countInstructions({ build: '', cwd: root, bare: { replies }, nodeFlags: [], env: {}, kinds: ['models'], warmup: 20, requests: 10, log: () => {} });
+        expect(counts.models).toMatchObject({ requests: 20, failed: 0 });
+        return counts.models!.perRequest;
+      };
+      const json = await count(reply('application/json', '{"data":[]}'));
+      const stream = await count(reply('text/event-stream', events));
+      expect(json).toBeGreaterThan(5_000);
+      // Fifty writes cost node:http more than one.
+      expect(stream).toBeGreaterThan(json);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 600_000);
 });

@@ -208,6 +208,27 @@ describe('judgeComparison', () => {
     expect(verdicts[2]!.measured).toBe('1.30×');
     expect(verdicts[4]!.measured).toBe('225 µs (allowed 230)');
   });
+
+  it('judges the same allowance in instructions when each kind was counted on this tree and on bare', () => {
+    const counted = (current: number, bare: number) => ({ current: { perRequest: current }, bare: { perRequest: bare } }) as KindComparison['instructions'];
+    const withCounts = (k: KindComparison, instructions: KindComparison['instructions']) => Object.assign(k, { instructions });
+    const verdicts = judgeComparison(
+      results([
+        withCounts(kind('chat', figure(130, 5000), figure(45, 9000), figure(100, 6000)), counted(400_000, 90_000)),
+        // Bare counts 150k more for the stream: it may count 400k + 150k.
+        withCounts(kind('chat-stream', figure(225, 2000), figure(145, 4000)), counted(549_000, 240_000)),
+        // Bare counts less for the Anthropic answer than for the chat: no allowance below the chat's own.
+        withCounts(kind('messages', figure(120, 4800), figure(46, 8800)), counted(401_000, 80_000)),
+        // Not counted on bare: no verdict in instructions.
+        withCounts(kind('responses', figure(120, 4800), figure(46, 8800)), { current: { perRequest: 1 } } as KindComparison['instructions']),
+      ]),
+    );
+    const inInstructions = verdicts.filter((v) => v.name.includes('instructions'));
+    expect(inInstructions.map((v) => [v.name, v.measured, v.met])).toEqual([
+      ['chat-stream: instructions per request vs the chat completion', '549k (allowed 550k)', true],
+      ['messages: instructions per request vs the chat completion', '401k (allowed 400k)', false],
+    ]);
+  });
 });
 
 describe('writeComparison', () => {
