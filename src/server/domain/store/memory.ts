@@ -4,13 +4,29 @@
  */
 import type { ApiKeyRecord, NewApiKey, Reservation, Store, StoredResponse } from './types.ts';
 
+/**
+ * Characters of stored Responses (their JSON) the memory store keeps: beyond them the oldest are forgotten
+ * before their 30 days, so that a long-running server under Responses traffic does not grow without bound.
+ * At most 64 MB (two bytes a character), some 15,000 responses of a short answer with its conversation.
+ */
+export const MEMORY_RESPONSE_CHARACTERS = 32 * 1024 * 1024;
+
 export function createMemoryStore(): Store {
   const keys = new Map<string, ApiKeyRecord & { hash: string }>();
   const byHash = new Map<string, string>();
   const usage = new Map<string, number>();
   const usageKey = (keyId: string, day: string) => `${keyId}\u0000${day}`;
-  /** In the order they were saved, which is the order of their creation: expiry stops at the first kept. */
-  const responses = new Map<string, StoredResponse>();
+  /**
+   * As JSON, as the other stores keep them (a caller changing its object later changes nothing here, and
+   * serialising costs half of a structured clone); in the order they were saved, which is the order of their
+   * creation: expiry, and forgetting the oldest beyond the bound, stop at the first kept.
+   */
+  const responses = new Map<string, { keyId: string; createdAt: string; json: string }>();
+  let responseCharacters = 0;
+  const forgetResponse = (id: string) => {
+    responseCharacters -= responses.get(id)?.json.length ?? 0;
+    responses.delete(id);
+  };
   /** Session hash → expiry (ISO 8601), in the order they were opened: the oldest first. */
   const sessions = new Map<string, string>();
   // A copy without the hash, field by field: every authenticated request looks its key up, and a rest
@@ -82,19 +98,23 @@ export function createMemoryStore(): Store {
       usage.set(k, Math.max(0, (usage.get(k) ?? 0) - n));
     },
     async saveResponse(record, expireBefore) {
+      const json = JSON.stringify(record);
+      forgetResponse(record.id);
       for (const [id, kept] of responses) {
-        if (kept.createdAt >= expireBefore) break;
-        responses.delete(id);
+        if (kept.createdAt >= expireBefore && responseCharacters + json.length <= MEMORY_RESPONSE_CHARACTERS) break;
+        forgetResponse(id);
       }
-      // A copy, as the other stores keep JSON: a caller changing its object later changes nothing here.
-      responses.set(record.id, structuredClone(record));
+      responses.set(record.id, { keyId: record.keyId, createdAt: record.createdAt, json });
+      responseCharacters += json.length;
     },
     async findResponse(id, keyId) {
       const kept = responses.get(id);
-      return kept && kept.keyId === keyId ? structuredClone(kept) : undefined;
+      return kept && kept.keyId === keyId ? (JSON.parse(kept.json) as StoredResponse) : undefined;
     },
     async deleteResponse(id, keyId) {
-      return responses.get(id)?.keyId === keyId && responses.delete(id);
+      if (responses.get(id)?.keyId !== keyId) return false;
+      forgetResponse(id);
+      return true;
     },
     async saveSession(session, now, max) {
       for (const [hash, expiresAt] of sessions) if (expiresAt <= now) sessions.delete(hash);
