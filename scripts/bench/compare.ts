@@ -396,8 +396,6 @@ export async function compareBuilds(options: CompareOptions): Promise<CompareRes
       for (const k of kinds) {
         log(`instructions: bare node:http, ${k.label}, under callgrind`);
         const counts = await countInstructions({
-          build: '',
-          cwd: root,
           bare: { replies: repliesFileOf(k.kind) },
           nodeFlags: options.serverFlags,
           env: options.serverEnv,

@@ -45,18 +45,20 @@ export function haveCallgrind(): boolean {
  *   const counts = await countInstructions({ build, cwd, kinds: ['models'], warmup: 6000, requests: 2000, … });
  *   counts.models?.perRequest; // 141_000
  */
-export async function countInstructions(options: {
-  build: string;
-  cwd: string;
-  /** Instead of the build: bare node:http replaying the answers of this file (`{ "METHOD /path": reply }`). */
-  bare?: { replies: string };
-  nodeFlags: string[];
-  env: Record<string, string>;
-  kinds: readonly RequestKind[];
-  warmup: number;
-  requests: number;
-  log: (line: string) => void;
-}): Promise<Partial<Record<RequestKind, InstructionCounts>>> {
+export async function countInstructions(
+  options: (
+    | { build: string; cwd: string; bare?: undefined }
+    /** Instead of a build: bare node:http replaying the answers of this file (`{ "METHOD /path": reply }`). */
+    | { bare: { replies: string } }
+  ) & {
+    nodeFlags: string[];
+    env: Record<string, string>;
+    kinds: readonly RequestKind[];
+    warmup: number;
+    requests: number;
+    log: (line: string) => void;
+  },
+): Promise<Partial<Record<RequestKind, InstructionCounts>>> {
   if (!haveCallgrind()) throw new Error('--instructions needs valgrind (its callgrind tool) on the PATH');
   const dir = mkdtempSync(join(tmpdir(), 'bench-callgrind-'));
   // --smc-check: V8 writes and rewrites machine code in memory that is neither stack nor a file.

@@ -46,7 +46,7 @@ describe.runIf(process.platform === 'linux' && haveCallgrind())('countInstructio
       const reply = (type: string, body: string) => ({ status: 200, headers: { 'content-type': type }, body: Buffer.from(body).toString('base64') });
       const count = async (answer: ReturnType<typeof reply>) => {
         writeFileSync(replies, JSON.stringify({ 'GET /v1/models': answer }));
-        const counts = await countInstructions({ build: '', cwd: root, bare: { replies }, nodeFlags: [], env: {}, kinds: ['models'], warmup: 20, requests: 10, log: () => {} });
+        const counts = await countInstructions({ bare: { replies }, nodeFlags: [], env: {}, kinds: ['models'], warmup: 20, requests: 10, log: () => {} });
         expect(counts.models).toMatchObject({ requests: 20, failed: 0 });
         return counts.models!.perRequest;
       };
