@@ -161,7 +161,7 @@ export async function buildApp(options: GatewayOptions = {}): Promise<FastifyIns
 
   // Security headers first, so that every answer has them, preflights and the refusals below included.
   addSecurityHeaders(app);
-  await registerCors(app, { origins: options.corsOrigins ?? true });
+  registerCors(app, { origins: options.corsOrigins ?? true });
   refuseWhileClosing(app);
   installErrorHandling(app);
   registerFavicon(app);

@@ -59,5 +59,8 @@ export interface AppContext {
   admin: AdminAccess;
 }
 
-/** The handler of one operation; authentication and request validation have already passed. */
-export type Handler = (request: FastifyRequest, reply: FastifyReply, app: AppContext) => Promise<unknown>;
+/**
+ * The handler of one operation; authentication and request validation have already passed. It sends the
+ * answer and returns the reply, or a promise of it (Fastify waits for a reply it is given back to be sent).
+ */
+export type Handler = (request: FastifyRequest, reply: FastifyReply, app: AppContext) => FastifyReply | Promise<unknown>;

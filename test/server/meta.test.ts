@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildDocsPage } from '../../scripts/lib/docs-page.ts';
-import { useServer } from '../helpers/server.ts';
+import { startServer, useServer } from '../helpers/server.ts';
 
 const server = useServer({ corsOrigins: ['http://localhost:5173'] });
 
@@ -89,6 +89,40 @@ describe('what the server offers beside the API', () => {
     expect(res.headers.get('access-control-expose-headers')).toContain('x-gateway-billed-tokens');
     expect(res.headers.get('x-gateway-billed-tokens')).toMatch(/^\d+$/);
     await res.text();
+  });
+
+  it('sends no CORS header to a request without Origin or from another origin, and Vary: Origin to both', async () => {
+    for (const headers of [{}, { origin: 'http://evil.example' }]) {
+      const res = await fetch(`${server.baseUrl}/v1/models`, { headers });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('vary')).toBe('Origin');
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+      expect(res.headers.get('access-control-expose-headers')).toBeNull();
+    }
+  });
+
+  it('allows in a preflight every method the contract has, DELETE included, and caches it ten minutes', async () => {
+    const res = await fetch(`${server.baseUrl}/v1/responses/resp_123`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'DELETE', 'access-control-request-headers': 'authorization' },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-methods')?.split(', ').sort()).toEqual(['DELETE', 'GET', 'POST']);
+    expect(res.headers.get('access-control-allow-headers')).toBe('content-type, x-api-key, authorization, accept');
+    expect(res.headers.get('access-control-max-age')).toBe('600');
+    expect(await res.text()).toBe('');
+  });
+
+  it('allows any origin when none is configured', async () => {
+    const open = await startServer();
+    try {
+      const res = await fetch(`${open.baseUrl}/v1/models`, { headers: { origin: 'https://app.example' } });
+      expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example');
+      expect(res.headers.get('access-control-expose-headers')).toContain('x-ratelimit-remaining-images');
+      expect(res.headers.get('vary')).toBe('Origin');
+    } finally {
+      await open.close();
+    }
   });
 
   it('exposes the quota and billing headers to browser code', async () => {

@@ -58,16 +58,22 @@ export function authenticator(op: Operation, credentials: Credentials): (request
   const anonymous = isPublic(op);
   // Not public: every alternative names at least one scheme (isPublic), and the first one's is the refusal.
   const missing = anonymous ? '' : credentialFor(credentials, op.security[0]![0]!).missing;
-  return async (request) => {
+  // Not an async function: the common case, one credential, hands on the verifier's own promise rather than
+  // wrapping it in another (each layer is a promise and a turn of the microtask queue on every request).
+  return (request) => {
     for (const needed of alternatives) {
       if (!needed.every((credential) => credential.sent(request))) continue;
-      let key: ApiKeyRecord | null = null;
-      for (const credential of needed) key = (await credential.check(request)) ?? key;
-      return key;
+      return needed.length === 1 ? needed[0]!.check(request) : checkAll(needed, request);
     }
-    if (anonymous) return null;
-    throw unauthenticated(missing);
+    return anonymous ? Promise.resolve(null) : Promise.reject(unauthenticated(missing));
   };
+}
+
+/** An alternative naming several schemes: each is checked, and the last key record found is the caller's. */
+async function checkAll(needed: Credential[], request: FastifyRequest): Promise<ApiKeyRecord | null> {
+  let key: ApiKeyRecord | null = null;
+  for (const credential of needed) key = (await credential.check(request)) ?? key;
+  return key;
 }
 
 function credentialFor(credentials: Credentials, scheme: string): Credential {
