@@ -92,7 +92,7 @@ describe('what the server offers beside the API', () => {
   });
 
   it('sends no CORS header to a request without Origin or from another origin, and Vary: Origin to both', async () => {
-    for (const headers of [{}, { origin: 'http://evil.example' }]) {
+    for (const headers of [{}, { origin: 'http://evil.example' }] as Array<Record<string, string>>) {
       const res = await fetch(`${server.baseUrl}/v1/models`, { headers });
       expect(res.status).toBe(200);
       expect(res.headers.get('vary')).toBe('Origin');
