@@ -20,8 +20,12 @@ const IMAGE_EDIT = '/v1/generation/image/edit';
 export interface Catalogue {
   /** The models as `GET /v1/models` lists them (never their upstreams). */
   readonly models: readonly Model[];
-  /** The listing's JSON, made once: the catalogue never changes while the server runs. */
-  readonly listing: string;
+  /**
+   * The listing's JSON in UTF-8, made once: the catalogue never changes while the server runs. Bytes, not a
+   * string: a string body is measured and encoded again for every answer (some 5k instructions of a listing's
+   * 105k), a Buffer is written as it is.
+   */
+  readonly listing: Buffer;
   /**
    * The model a request names, checked for the endpoint and the caller's tier (an anonymous caller of a public
    * operation has no tier limit).
@@ -79,7 +83,7 @@ export function createCatalogue(entries: readonly CatalogueEntry[] = builtInEntr
 
   return {
     models,
-    listing: JSON.stringify({ models }),
+    listing: Buffer.from(JSON.stringify({ models })),
     modelFor(id, endpoint, tier) {
       const model = findModel(id);
       requireEndpoint(model, endpoint);
