@@ -38,20 +38,51 @@ export function streamOf(answer: ChatAnswer): AnswerStream {
 }
 
 /**
- * The steps of a whole answer: its text token by token, each tool call and its argument pieces, the end.
+ * The steps of a whole answer: its text token by token, each tool call and its argument pieces, the end. Made
+ * one at a time as they are read, so that a client that stops reading stops them being made (and a long
+ * answer's steps never all exist at once). An iterator of its own rather than a generator: a generator's
+ * resumption was paid on every token.
  *
  * @example
  *   for (const event of eventsOf(answer)) console.log(event.type);
  */
-export function* eventsOf(answer: ChatAnswer): Generator<AnswerEvent> {
-  // By index: an array iterator per answer costs little, but its protocol is paid on every token.
-  const pieces = answer.contentPieces;
-  for (let i = 0; i < pieces.length; i++) yield { type: 'text', text: pieces[i]! };
-  for (const [index, call] of answer.toolCalls.entries()) {
-    yield { type: 'tool-call', index, id: call.id, name: call.name };
-    for (const text of call.argumentPieces) yield { type: 'tool-arguments', index, text };
+export function eventsOf(answer: ChatAnswer): IterableIterator<AnswerEvent> {
+  return new AnswerSteps(answer);
+}
+
+class AnswerSteps implements IterableIterator<AnswerEvent> {
+  #piece = 0;
+  /** The tool call being read, whether its `tool-call` step was given, and its next argument piece. */
+  #call = 0;
+  #opened = false;
+  #argument = 0;
+  #ended = false;
+
+  constructor(private readonly answer: ChatAnswer) {}
+
+  next(): IteratorResult<AnswerEvent> {
+    const answer = this.answer;
+    if (this.#piece < answer.contentPieces.length) return { value: { type: 'text', text: answer.contentPieces[this.#piece++]! }, done: false };
+    while (this.#call < answer.toolCalls.length) {
+      const call = answer.toolCalls[this.#call]!;
+      if (!this.#opened) {
+        this.#opened = true;
+        return { value: { type: 'tool-call', index: this.#call, id: call.id, name: call.name }, done: false };
+      }
+      if (this.#argument < call.argumentPieces.length) return { value: { type: 'tool-arguments', index: this.#call, text: call.argumentPieces[this.#argument++]! }, done: false };
+      this.#call++;
+      this.#opened = false;
+      this.#argument = 0;
+    }
+    if (this.#ended) return { value: undefined, done: true };
+    this.#ended = true;
+    const end: AnswerEvent = { type: 'end', finishReason: answer.finishReason, stopSequence: answer.stopSequence, promptTokens: answer.promptTokens, completionTokens: answer.completionTokens };
+    return { value: end, done: false };
   }
-  yield { type: 'end', finishReason: answer.finishReason, stopSequence: answer.stopSequence, promptTokens: answer.promptTokens, completionTokens: answer.completionTokens };
+
+  [Symbol.iterator](): this {
+    return this;
+  }
 }
 
 /**
