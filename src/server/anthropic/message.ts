@@ -103,6 +103,8 @@ export function messageWriter(head: MessageHead, inputTokens: number): AnswerWri
 
   return {
     write(step) {
+      // The common step, a piece of the open text block: its one event in an array of one (see chunks.ts).
+      if (step.type === 'text' && open !== undefined && open.call === undefined) return [open.delta(step.text)];
       const out: SseEvent[] = [];
       if (!started) {
         started = true;

@@ -52,6 +52,9 @@ export function chatChunks(head: ChunkHead, includeUsage: boolean): AnswerWriter
 
   return {
     write(step) {
+      // The common step, a piece of text after the first: its one event in an array of one (an empty array
+      // pushed to grows a backing store of seventeen, on every token).
+      if (opened && step.type === 'text') return [text(step.text)];
       const out = opened ? [] : [open(step)];
       switch (step.type) {
         case 'text':

@@ -149,6 +149,11 @@ export function responseWriter(body: ResponseRequest, head: ResponseHead): Respo
       return final;
     },
     write(step) {
+      // The common step, a piece of the open message: its one event in an array of one (see chunks.ts).
+      if (step.type === 'text' && open?.item.type === 'message') {
+        open.pieces.push(step.text);
+        return [open.delta(step.text, sequence++)];
+      }
       const out: SseEvent[] = [];
       if (!started) {
         started = true;
