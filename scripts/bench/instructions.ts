@@ -63,13 +63,22 @@ export async function countInstructions(
   const dir = mkdtempSync(join(tmpdir(), 'bench-callgrind-'));
   // --smc-check: V8 writes and rewrites machine code in memory that is neither stack nor a file.
   const valgrind = ['valgrind', '--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', `--callgrind-out-file=${join(dir, 'callgrind.out')}`, `--log-file=${join(dir, 'valgrind.log')}`];
+  // Without V8's memory reducer: it runs on a timer and starts full collections when it sees the program
+  // allocate slowly, taking it for idle. Under callgrind every request takes some fifty times longer, so the
+  // reducer saw an idle server under full load and collected over and over; each collection let go of the maps
+  // and code of the kinds not being counted, which were then deoptimized and compiled again when their turn
+  // came. With it, the same build's count of a kind moved by up to 14% between two runs and the second count
+  // of a run came out up to 40% above the first; without it, two runs agree within 0.3%. At full speed under
+  // load the reducer does not run (the server allocates fast), so the flag takes away only what callgrind's
+  // slowness added.
+  const nodeFlags = [...options.nodeFlags, '--no-memory-reducer'];
   const server = options.bare
-    ? await startEntry('callgrind', 'scripts/bench/bare-entry.ts', [options.bare.replies], { nodeFlags: options.nodeFlags, env: options.env, wrapper: valgrind, timeoutS: 300 })
+    ? await startEntry('callgrind', 'scripts/bench/bare-entry.ts', [options.bare.replies], { nodeFlags, env: options.env, wrapper: valgrind, timeoutS: 300 })
     : await startEntry('callgrind', 'scripts/bench/reference-entry.ts', [], {
         compiled: true,
         build: options.build,
         cwd: options.cwd,
-        nodeFlags: options.nodeFlags,
+        nodeFlags,
         env: options.env,
         wrapper: valgrind,
         timeoutS: 300,
@@ -141,10 +150,10 @@ function dumpedInstructions(dir: string, tag: string): { total: number; compiler
 /**
  * The instructions of a dump spent in V8's optimizing compiler (TurboFan, `v8::internal::compiler::`), from
  * callgrind_annotate's cost per function. They are left out of the figure: the compiler runs on a background
- * thread whenever code gets hot again, and a good part of that is work on a timer (a timer's callbacks run
- * some fifty times more often per request under callgrind than natively), so under callgrind it was two fifths of
- * the count of a listing even after 20,000 requests of warm-up, and varied by a tenth of itself between runs of
- * the same build.
+ * thread whenever code gets hot again, which after the warm-up is now and then, in whichever count is running.
+ * While V8's memory reducer ran under callgrind (see `countInstructions`) it compiled again and again, two
+ * fifths of a listing's count even after 20,000 requests of warm-up; without it, 0 to 3k instructions a request
+ * in most counts, 28k in the first count of a Responses call.
  */
 function compilerInstructions(path: string): number {
   const annotated = execFileSync('callgrind_annotate', ['--threshold=100', path], { maxBuffer: 256 * 1024 * 1024 }).toString();
