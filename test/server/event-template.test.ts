@@ -19,6 +19,11 @@ describe('eventTemplate', () => {
     }
   });
 
+  it('tells a placeholder from a text that holds one\'s characters', () => {
+    const make = (text: string) => ({ before: '\u0000', near: '\u00001', text, after: '\u00000\u0000 and more' });
+    for (const text of texts) expect(eventTemplate(make)(text)).toEqual({ data: JSON.stringify(make(text)) });
+  });
+
   it('places several values, numbers among them, in whatever order the shape puts them, and names the event', () => {
     const make = (delta: string, sequence_number: number) => ({ type: 'response.output_text.delta', sequence_number, item_id: 'msg_1', delta, logprobs: [] });
     const event = eventTemplate(make, 'response.output_text.delta');
@@ -34,5 +39,8 @@ describe('eventTemplate', () => {
     expect(event('abc')).toEqual({ data: { text: 'abc', length: 3, upper: 'ABC' } });
     const twice = (text: string) => ({ a: text, b: text });
     expect(eventTemplate(twice)('x')).toEqual({ data: { a: 'x', b: 'x' } });
+    // More values than there are placeholders.
+    const ten = (a: string, b: string, c: string, d: string, e: string, f: string, g: string, h: string, i: string, j: string) => ({ all: [a, b, c, d, e, f, g, h, i, j] });
+    expect(eventTemplate(ten)('0', '1', '2', '3', '4', '5', '6', '7', '8', '9')).toEqual({ data: { all: ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'] } });
   });
 });
