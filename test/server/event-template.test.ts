@@ -14,23 +14,32 @@ describe('eventTemplate', () => {
     const make = (text: string) => ({ id: 'chatcmpl-1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: text }, finish_reason: null }] });
     const delta = eventTemplate(make);
     for (const text of texts) {
-      expect(delta(text)).toEqual({ data: JSON.stringify(make(text)) });
+      expect(frame(delta(text))).toBe(`data: ${JSON.stringify(make(text))}\n\n`);
       expect(frame(delta(text))).toBe(frame({ data: make(text) }));
     }
   });
 
   it('tells a placeholder from a text that holds one\'s characters', () => {
     const make = (text: string) => ({ before: '\u0000', near: '\u00001', text, after: '\u00000\u0000 and more' });
-    for (const text of texts) expect(eventTemplate(make)(text)).toEqual({ data: JSON.stringify(make(text)) });
+    for (const text of texts) expect(frame(eventTemplate(make)(text))).toBe(frame({ data: make(text) }));
   });
 
   it('places several values, numbers among them, in whatever order the shape puts them, and names the event', () => {
     const make = (delta: string, sequence_number: number) => ({ type: 'response.output_text.delta', sequence_number, item_id: 'msg_1', delta, logprobs: [] });
     const event = eventTemplate(make, 'response.output_text.delta');
     for (const [i, text] of texts.entries()) {
-      expect(event(text, i * 1000)).toEqual({ event: 'response.output_text.delta', data: JSON.stringify(make(text, i * 1000)) });
+      expect(frame(event(text, i * 1000))).toBe(`event: response.output_text.delta\ndata: ${JSON.stringify(make(text, i * 1000))}\n\n`);
     }
-    for (const n of numbers) expect(event('x', n), String(n)).toEqual({ event: 'response.output_text.delta', data: JSON.stringify(make('x', n)) });
+    for (const n of numbers) expect(frame(event('x', n)), String(n)).toBe(frame({ event: 'response.output_text.delta', data: make('x', n) }));
+  });
+
+  it('names each event from its values when asked to', () => {
+    const make = (type: string, sequence_number: number) => ({ type, response: { id: 'resp_1' }, sequence_number });
+    const event = eventTemplate(make, (type) => type);
+    expect(frame(event('response.created', 0))).toBe(`event: response.created\ndata: ${JSON.stringify(make('response.created', 0))}\n\n`);
+    expect(frame(event('response.in_progress', 1))).toBe(frame({ event: 'response.in_progress', data: make('response.in_progress', 1) }));
+    const whole = eventTemplate((type: string) => ({ type, again: type }), (type) => `${type}!`);
+    expect(whole('x')).toEqual({ event: 'x!', data: { type: 'x', again: 'x' } });
   });
 
   it('makes each event whole when a value is not simply placed', () => {

@@ -115,7 +115,7 @@ describe('the stream writers\' events share their hidden classes', () => {
   const lastTwo = (writerFor: (n: number) => AnswerWriter): [object[], object[]] => {
     const answers = Array.from({ length: 50 }, (_, n) => {
       const writer = writerFor(n);
-      return steps.flatMap((step) => writer.write(step)).map((e) => e.data).filter((d): d is object => typeof d === 'object' && d !== null);
+      return steps.flatMap((step) => writer.write(step)).map((e) => ('data' in e ? e.data : undefined)).filter((d): d is object => typeof d === 'object' && d !== null);
     });
     return [answers[48]!, answers[49]!];
   };

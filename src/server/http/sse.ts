@@ -17,14 +17,15 @@ import { Readable } from 'node:stream';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import { escapedInJson } from '../../lib/canonical-json.ts';
 
-/** One event: `data` is sent as JSON, or as it is when it is a string (`[DONE]`); `event` names it. */
-export interface SseEvent {
-  event?: string;
-  data: unknown;
-}
+/**
+ * One event: `data` is sent as JSON, or as it is when it is a string (`[DONE]`); `event` names it. Or an event
+ * already framed (`eventTemplate`'s, one per token: its frame is made in the same concatenation as its JSON).
+ */
+export type SseEvent = { event?: string; data: unknown; framed?: undefined } | { framed: string };
 
 /** The frame of one event, as OpenAI and Anthropic send them: optional `event:` line, one `data:` line, blank line. */
 export function frame(event: SseEvent): string {
+  if (event.framed !== undefined) return event.framed;
   const data = typeof event.data === 'string' ? event.data : JSON.stringify(event.data);
   return `${event.event === undefined ? '' : `event: ${event.event}\n`}data: ${data}\n\n`;
 }
@@ -44,13 +45,13 @@ const MARK_START = '"\\u0000';
  * then the JSON around the placeholders with its values' JSON in between: the very text `JSON.stringify`
  * gives for `make(...values)`, without building and serialising the object again for every token. `make`
  * must only place its values; when a placeholder does not come out exactly once, every event is made by
- * `make` itself.
+ * `make` itself. `event`, the events' name, may be a function of the values.
  *
  * @example
  * const delta = eventTemplate((text: string) => ({ type: 'text_delta', text }), 'content_block_delta');
- * delta('Hi'); // { event: 'content_block_delta', data: '{"type":"text_delta","text":"Hi"}' }
+ * delta('Hi'); // { framed: 'event: content_block_delta\ndata: {"type":"text_delta","text":"Hi"}\n\n' }
  */
-export function eventTemplate<Values extends Array<string | number>>(make: (...values: Values) => object, event?: string): (...values: Values) => SseEvent {
+export function eventTemplate<Values extends Array<string | number>>(make: (...values: Values) => object, event?: string | ((...values: Values) => string)): (...values: Values) => SseEvent {
   const slots = make.length;
   const text = slots <= MARKS.length ? JSON.stringify(make(...(MARKS.slice(0, slots) as Values))) : '';
   // The text between the placeholders, and which value goes in each gap, in the order they appear: each
@@ -68,11 +69,17 @@ export function eventTemplate<Values extends Array<string | number>>(make: (...v
   }
   pieces.push(text.slice(from));
   const placedOnce = slots > 0 && order.length === slots && new Set(order).size === slots;
-  if (!placedOnce) return (...values) => (event === undefined ? { data: make(...values) } : { event, data: make(...values) });
+  if (!placedOnce) {
+    return (...values) => (event === undefined ? { data: make(...values) } : { event: typeof event === 'string' ? event : event(...values), data: make(...values) });
+  }
+  // The frame's lines around the JSON are part of its first and last pieces; a name that depends on the
+  // values is put in front of each.
+  pieces[0] = `${typeof event === 'string' ? `event: ${event}\n` : ''}data: ${pieces[0]}`;
+  pieces[pieces.length - 1] += '\n\n';
   return (...values) => {
-    let data = pieces[0]!;
-    for (let i = 0; i < order.length; i++) data += jsonOf(values[order[i]!]!) + pieces[i + 1]!;
-    return event === undefined ? { data } : { event, data };
+    let framed = typeof event === 'function' ? `event: ${event(...values)}\n${pieces[0]}` : pieces[0]!;
+    for (let i = 0; i < order.length; i++) framed += jsonOf(values[order[i]!]!) + pieces[i + 1]!;
+    return { framed };
   };
 }
 

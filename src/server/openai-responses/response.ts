@@ -161,8 +161,8 @@ export function responseWriter(body: ResponseRequest, head: ResponseHead): Respo
         opening.status = 'in_progress';
         opening.usage = null;
         // Both events carry the same response: serialised once (eventTemplate), the type and number put in.
-        const opened = eventTemplate((type: string, sequence_number: number) => ({ type, response: opening, sequence_number }));
-        for (const type of ['response.created', 'response.in_progress'] as const) out.push({ event: type, data: opened(type, sequence++).data });
+        const opened = eventTemplate((type: string, sequence_number: number) => ({ type, response: opening, sequence_number }), (type) => type);
+        for (const type of ['response.created', 'response.in_progress'] as const) out.push(opened(type, sequence++));
       }
       switch (step.type) {
         case 'text':
