@@ -68,7 +68,7 @@ export async function countInstructions(
   // reducer saw an idle server under full load and collected over and over; each collection let go of the maps
   // and code of the kinds not being counted, which were then deoptimized and compiled again when their turn
   // came. With it, the same build's count of a kind moved by up to 14% between two runs and the second count
-  // of a run came out up to 40% above the first; without it, two runs agree within 0.3%. At full speed under
+  // of a run came out up to twice the first; without it, two runs agree within 0.6%. At full speed under
   // load the reducer does not run (the server allocates fast), so the flag takes away only what callgrind's
   // slowness added.
   const nodeFlags = [...options.nodeFlags, '--no-memory-reducer'];
