@@ -8,7 +8,7 @@ import type { AdminAccess } from './dashboard/access.ts';
 import type { ImageService } from './domain/images.ts';
 import type { Store } from './domain/store/index.ts';
 import type { AnswerStream } from './domain/answer-events.ts';
-import type { ChatAnswer, ChatRequest, PromptAnswer, PromptRequest } from './domain/engine/text/index.ts';
+import type { ChatAnswer, ChatRequest, PromptAnswer, PromptRequest, TextForm } from './domain/engine/text/index.ts';
 import type { Abandonment } from './domain/abandonment.ts';
 
 /**
@@ -31,7 +31,8 @@ export interface TextService {
  * an upstream does not report.
  */
 export interface TextEngine {
-  answerChat(request: ChatRequest): Promise<ChatAnswer>;
+  /** `form`: the text token by token (`pieces`, the default: for a stream) or in one piece (`whole`). */
+  answerChat(request: ChatRequest, form?: TextForm): Promise<ChatAnswer>;
   countChatTokens(request: ChatRequest): Promise<number>;
   completePrompt(request: PromptRequest): Promise<PromptAnswer>;
   /** The tokens of a text, as an answer's are counted. */

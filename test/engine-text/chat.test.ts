@@ -72,6 +72,21 @@ describe('text answers', () => {
   });
 });
 
+describe('answers asked for whole', () => {
+  it('are the answers asked for in pieces, their text in one piece', () => {
+    for (const question of QUESTIONS) {
+      for (const maxTokens of [undefined, 3, 1000]) {
+        const request = chat([user(question)], { seed: 1, maxTokens });
+        const pieces = answerChat(request, 'pieces');
+        expect(answerChat(request, 'whole')).toEqual({ ...pieces, contentPieces: [pieces.content] });
+      }
+    }
+    // Tool calls are made the same way in either form, argument pieces included.
+    const calls = chat([user('What is the weather in Paris?')], { tools: [WEATHER], toolChoice: 'required' });
+    expect(answerChat(calls, 'whole')).toEqual(answerChat(calls, 'pieces'));
+  });
+});
+
 describe('max_tokens', () => {
   it('cuts the answer to exactly max_tokens tokens, as a prefix, with finish_reason length', () => {
     for (const question of QUESTIONS) {

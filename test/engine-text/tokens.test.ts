@@ -75,6 +75,21 @@ describe('limitTokens', () => {
   });
 });
 
+describe('limitTokens, whole', () => {
+  it('gives the same text, count and cut as in pieces, its pieces the text in one', () => {
+    const long = `${'a'.repeat(3 * LONG_RUN)} ${MIXED}`;
+    for (const text of ['', 'Hello brave new world', MIXED, long, 'One two three four five six seven eight nine ten.']) {
+      const total = encodeText(text).length;
+      for (const limit of [null, 0, 1, 2, 3, 7, total - 1, total, total + 1]) {
+        if (limit !== null && limit < 0) continue;
+        const pieces = limitTokens(text, limit, 'pieces');
+        const whole = limitTokens(text, limit, 'whole');
+        expect(whole, `${JSON.stringify(text.slice(0, 20))} to ${limit}`).toEqual({ ...pieces, pieces: pieces.text === '' ? [] : [pieces.text] });
+      }
+    }
+  });
+});
+
 describe('hasLongRun', () => {
   /** Every character read: what the skipping scan must agree with. */
   function longRunByReading(text: string): boolean {

@@ -12,9 +12,10 @@ import { streamOf } from '../domain/answer-events.ts';
  */
 export function catalogueTextService(engine: TextEngine, upstreams: ReadonlyMap<string, TextService>): TextService {
   const builtIn: TextService = {
-    answerChat: (request) => engine.answerChat(request),
+    // An answer sent at once needs no token pieces; a stream is sent piece by piece.
+    answerChat: (request) => engine.answerChat(request, 'whole'),
     // The engine's answer is made whole, then sent as a stream.
-    streamChat: async (request) => streamOf(await engine.answerChat(request)),
+    streamChat: async (request) => streamOf(await engine.answerChat(request, 'pieces')),
     countChatTokens: (request) => engine.countChatTokens(request),
     completePrompt: (request) => engine.completePrompt(request),
   };

@@ -87,7 +87,6 @@ export function upstreamTextService(model: string, entry: UpstreamEntry, client:
       const answer = await answerChat(chat, abandoned);
       return {
         text: answer.content ?? '',
-        pieces: answer.contentPieces,
         finishReason: answer.finishReason === 'length' ? 'length' : 'stop',
         promptTokens: answer.promptTokens,
         completionTokens: answer.completionTokens,

@@ -100,7 +100,7 @@ export function startEngines(settings: WorkerSettings): Engines {
   const here = async <T>(task: () => T): Promise<T> => task();
   return {
     text: {
-      answerChat: (request) => (inlineChat(request) && !text.full ? here(() => textEngine.answerChat(request)) : text.run<ChatAnswer>('answerChat', [request])),
+      answerChat: (request, form) => (inlineChat(request) && !text.full ? here(() => textEngine.answerChat(request, form)) : text.run<ChatAnswer>('answerChat', [request, form])),
       countChatTokens: (request) => (inlineChat(request) && !text.full ? here(() => textEngine.countChatTokens(request)) : text.run<number>('countChatTokens', [request])),
       completePrompt: (request: PromptRequest) =>
         smallText(request.prompt) && !text.full ? here(() => textEngine.completePrompt(request)) : text.run<PromptAnswer>('completePrompt', [request]),

@@ -11,7 +11,7 @@ import { seedsOf, type Seeds } from './seed.ts';
 import { analyseSubject, type Subject } from './subject.ts';
 import { generateArguments } from './tool-arguments.ts';
 import { chooseTools } from './tool-choice.ts';
-import { countTokens, limitTokens } from './tokens.ts';
+import { countTokens, limitTokens, type TextForm } from './tokens.ts';
 import { checkTextSize, checkToolSchema } from './limits.ts';
 
 export interface ChatRequest {
@@ -45,7 +45,10 @@ export interface ChatToolCall {
 export interface ChatAnswer {
   /** null when the answer is only tool calls */
   content: string | null;
-  /** The content split into pieces, one per token, that concatenate to exactly `content`. */
+  /**
+   * Pieces that concatenate to exactly `content`: one per token when the answer was asked for in pieces (to
+   * be streamed), the whole content in one piece when it was asked for whole (`answerChat`'s `form`).
+   */
   contentPieces: readonly string[];
   toolCalls: ChatToolCall[];
   finishReason: 'stop' | 'length' | 'tool_calls';
@@ -171,13 +174,15 @@ function toolCallAnswer(
 }
 
 /**
- * Answers a chat completion request, deterministically for a given request and seed.
+ * Answers a chat completion request, deterministically for a given request and seed. `form` says whether its
+ * text is wanted token by token, for a stream, or whole, for an answer sent at once: the answer is the same,
+ * only `contentPieces` differs (tool calls' argument pieces are made either way: they are rare and short).
  *
  * @example
  * answerChat({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'What is the capital of France?' }] });
  * // { content: "Here's what you should know about the capital of France. …", finishReason: 'stop', … }
  */
-export function answerChat(request: ChatRequest): ChatAnswer {
+export function answerChat(request: ChatRequest, form: TextForm = 'pieces'): ChatAnswer {
   const seeds = chatSeeds(request);
   const { views, functions, promptTokens } = read(request);
   const subject = analyseSubject(lastUserText(views));
@@ -200,7 +205,7 @@ export function answerChat(request: ChatRequest): ChatAnswer {
         : prose();
   // A stop sequence ends the text where it would begin; max_tokens may end it sooner.
   const stopped = cutAtStop(text, request.stopSequences);
-  const limited = limitTokens(stopped.text, request.maxTokens ?? null);
+  const limited = limitTokens(stopped.text, request.maxTokens ?? null, form);
   return {
     content: limited.text,
     contentPieces: limited.pieces,

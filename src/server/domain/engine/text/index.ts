@@ -5,5 +5,5 @@
  */
 export { answerChat, countChatTokens, type ChatAnswer, type ChatRequest, type ChatToolCall, type ResponseFormat } from './chat.ts';
 export { completePrompt, type PromptAnswer, type PromptRequest } from './prompt.ts';
-export { countTokens } from './tokens.ts';
+export { countTokens, type TextForm } from './tokens.ts';
 export { TextEngineError } from './errors.ts';

@@ -16,9 +16,8 @@ export interface PromptRequest {
 }
 
 export interface PromptAnswer {
+  /** Sent whole: a text completion is not streamed, so it has no token pieces. */
   text: string;
-  /** Pieces, one per token, that concatenate to exactly `text`. */
-  pieces: readonly string[];
   finishReason: 'stop' | 'length';
   promptTokens: number;
   completionTokens: number;
@@ -34,10 +33,9 @@ export interface PromptAnswer {
 export function completePrompt(request: PromptRequest): PromptAnswer {
   const seeds = seedsOf({ content: { model: request.model, prompt: request.prompt }, temperature: request.temperature, seed: request.seed });
   const subject = analyseSubject(request.prompt);
-  const limited = limitTokens(composeContinuation(request.prompt, subject, new Rng(seeds.text)), request.maxTokens ?? null);
+  const limited = limitTokens(composeContinuation(request.prompt, subject, new Rng(seeds.text)), request.maxTokens ?? null, 'whole');
   return {
     text: limited.text,
-    pieces: limited.pieces,
     finishReason: limited.truncated ? 'length' : 'stop',
     promptTokens: countTokens(request.prompt),
     completionTokens: limited.tokenCount,
