@@ -41,7 +41,8 @@ describe('generateImages', () => {
   });
 
   it('paints smooth pictures with real contrast: not noise, not a flat colour', async () => {
-    const prompts = ['a red fox', 'abstract thoughts', 'green forest river', 'neon city at night', 'hello'];
+    // `constructor`: a word every object has a property for; it once made the hue NaN.
+    const prompts = ['a red fox', 'abstract thoughts', 'green forest river', 'neon city at night', 'hello', 'the constructor of a house'];
     for (const prompt of prompts) {
       const [png] = await generateImages({ prompt, width: 256, height: 256, n: 1 });
       const image = await decode(png!);

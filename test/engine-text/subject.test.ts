@@ -20,6 +20,9 @@ describe('analyseSubject', () => {
     ['Thank you so much!', 'thanks', ''],
     ['', 'empty', ''],
     ['I like trains.', 'statement', ''],
+    // Words every object has a property for are words like any other.
+    ['How do I call the constructor of my class?', 'howto', 'call the constructor of your class'],
+    ['Explain toString and hasOwnProperty in my code', 'about', 'toString and hasOwnProperty in your code'],
   ])('%s → %s "%s"', (text, intent, phrase) => {
     expect(analyseSubject(text)).toMatchObject({ intent, phrase });
   });

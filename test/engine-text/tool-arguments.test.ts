@@ -53,6 +53,12 @@ const SCHEMAS: Record<string, object> = {
       dur: { type: 'string', format: 'duration' },
     },
   },
+  // Formats that name a property of every object are unknown formats like any other.
+  'object property formats': {
+    type: 'object',
+    required: ['a', 'b', 'c'],
+    properties: { a: { type: 'string', format: 'toString' }, b: { type: 'string', format: 'constructor' }, c: { type: 'string', format: '__proto__' } },
+  },
   patterns: {
     type: 'object',
     required: ['code', 'date', 'phone', 'slug', 'alt', 'hex'],

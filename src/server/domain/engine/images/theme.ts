@@ -21,13 +21,14 @@ export interface Theme {
 
 // A few words steer the colours so that "a red boat at sunset" looks warm; everything else comes from
 // the prompt's hash. First match wins.
-const HUES: Record<string, number> = {
+// A Map: the prompt's words are looked up, and an object also has `constructor` (a hue of NaN).
+const HUES = new Map(Object.entries({
   red: 0, crimson: 350, rose: 345, pink: 330, magenta: 310, purple: 280, violet: 270, lavender: 260,
   indigo: 245, night: 230, blue: 220, sky: 205, ocean: 200, sea: 198, ice: 195, cyan: 185, teal: 175,
   mint: 150, emerald: 140, forest: 125, green: 120, lime: 90, yellow: 55, gold: 45, golden: 45,
   desert: 38, sand: 38, amber: 35, autumn: 25, orange: 28, sunset: 18, sunrise: 22, dawn: 350,
   dusk: 265, fire: 12, coral: 10, brown: 30,
-};
+}));
 const DARK = new Set(['night', 'midnight', 'dark', 'dusk', 'storm', 'stormy', 'space', 'moon', 'noir']);
 const PALE = new Set(['pastel', 'soft', 'watercolour', 'watercolor', 'misty', 'fog', 'foggy', 'snow', 'dawn']);
 const SCENERY = new Set([
@@ -47,8 +48,8 @@ export function themeFor(prompt: string): Theme {
   const bytes = [rng.int(0, 255), rng.int(0, 255), rng.int(0, 255), rng.int(0, 255)];
   const byte = (i: number): number => bytes[i]!;
   const words = prompt.toLowerCase().match(/[a-z]+/g) ?? [];
-  const named = words.find((word) => word in HUES);
-  const hue = named === undefined ? (byte(0) * 360) / 256 : (HUES[named] ?? 0) + (byte(0) % 16) - 8;
+  const named = words.find((word) => HUES.has(word));
+  const hue = named === undefined ? (byte(0) * 360) / 256 : HUES.get(named)! + (byte(0) % 16) - 8;
   const light = words.some((w) => DARK.has(w)) ? -0.25 : words.some((w) => PALE.has(w)) ? 0.12 : 0;
   const composition: Composition = words.some((w) => SCENERY.has(w)) || byte(1) < 112 ? 'landscape' : 'bokeh';
   return {

@@ -6,8 +6,11 @@
 import type { Rng } from '../../../../lib/random.ts';
 import type { Subject } from './subject.ts';
 
-/** One example per JSON Schema format, each valid for ajv-formats. */
-export const FORMAT_EXAMPLES: Record<string, string> = {
+/**
+ * One example per JSON Schema format, each valid for ajv-formats. A Map: the format is the caller's, and an
+ * object would also answer `toString` or `constructor` (with a function, where a string was expected).
+ */
+export const FORMAT_EXAMPLES = new Map(Object.entries({
   date: '2025-01-15',
   'date-time': '2025-01-15T09:30:00Z',
   time: '09:30:00Z',
@@ -28,7 +31,7 @@ export const FORMAT_EXAMPLES: Record<string, string> = {
   regex: '^.*$',
   duration: 'P1D',
   byte: 'ZXhhbXBsZQ==',
-};
+}));
 
 const PLACE = /(?:^|_)(?:city|location|place|town|address|destination|origin|region|country|state|area|venue|where|from|to)(?:$|_)/;
 const PERSON = /(?:^|_)(?:name|title|author|artist|person|username|user|recipient|contact)(?:$|_)/;
@@ -89,7 +92,7 @@ export function stringHints(name: string, variant: number, subject: Subject, rng
   const pick = (list: readonly string[]): string | undefined => list[variant % Math.max(list.length, 1)];
   const out: string[] = [];
   for (const [pattern, value] of FIXED) if (pattern.test(name)) out.push(value);
-  if (/(?:^|_)(?:date|day|when)(?:$|_)/.test(name)) out.push(/\d{4}-\d{2}-\d{2}/.exec(subject.text)?.[0] ?? (FORMAT_EXAMPLES.date as string));
+  if (/(?:^|_)(?:date|day|when)(?:$|_)/.test(name)) out.push(/\d{4}-\d{2}-\d{2}/.exec(subject.text)?.[0] ?? FORMAT_EXAMPLES.get('date')!);
   if (/(?:^|_)id$/.test(name)) out.push(`id_${rng.hex24().slice(0, 8)}`);
   if (PLACE.test(name) || PERSON.test(name)) {
     const chosen = pick(subject.properNouns) ?? pick(words);

@@ -47,14 +47,16 @@ const STOPWORDS = new Set(
   ).split(' '),
 );
 
-const FIRST_TO_SECOND: Record<string, string> = {
+// A Map, not an object: a word of the message is looked up, and an object would answer `constructor` with
+// its prototype's (the phrase then read "function Object() { [native code] }").
+const FIRST_TO_SECOND = new Map(Object.entries({
   i: 'you', me: 'you', my: 'your', mine: 'yours', myself: 'yourself', "i'm": "you're", "i've": "you've",
   "i'll": "you'll", "i'd": "you'd", am: 'are', we: 'you', us: 'you', our: 'your', ours: 'yours',
-};
+}));
 
 /** Turns "fix my code" into "fix your code", keeping the case of everything else. */
 function toSecondPerson(phrase: string): string {
-  return phrase.replace(/[\p{L}']+/gu, (word) => FIRST_TO_SECOND[word.toLowerCase()] ?? word);
+  return phrase.replace(/[\p{L}']+/gu, (word) => FIRST_TO_SECOND.get(word.toLowerCase()) ?? word);
 }
 
 /** Leading courtesy words that carry no subject. */

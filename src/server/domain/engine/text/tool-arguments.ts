@@ -226,7 +226,7 @@ class ArgumentGenerator {
     const candidates: string[] = [];
     const format = typeof schema.format === 'string' ? schema.format : '';
     if (format === 'uuid') candidates.push(this.uuid());
-    else if (format in FORMAT_EXAMPLES) candidates.push(FORMAT_EXAMPLES[format] as string);
+    else if (FORMAT_EXAMPLES.has(format)) candidates.push(FORMAT_EXAMPLES.get(format)!);
     candidates.push(...stringHints(site.name, site.variant, this.context.subject, this.context.rng));
     for (const example of [...(Array.isArray(schema.examples) ? schema.examples : []), schema.default]) {
       if (typeof example === 'string') candidates.push(example);
