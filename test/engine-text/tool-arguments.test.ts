@@ -157,6 +157,15 @@ describe('generated arguments', () => {
     });
   }
 
+  it('name properties after anything, even what every object has (`constructor`, `__proto__`)', () => {
+    // Parsed, as a request's schema is: a literal `__proto__:` would set the literal's prototype instead.
+    const schema = JSON.parse('{"type":"object","required":["__proto__","constructor"],"properties":{"__proto__":{"type":"string","minLength":3}}}') as object;
+    const value = expectValid(schema) as Record<string, unknown>;
+    expect(Object.hasOwn(value, '__proto__') && Object.hasOwn(value, 'constructor')).toBe(true);
+    expect(Object.keys(JSON.parse(JSON.stringify(value)) as object).sort()).toEqual(['__proto__', 'constructor']);
+    expect(typeof value['__proto__']).toBe('string');
+  });
+
   it('are {} without parameters', () => {
     expect(generate(undefined)).toEqual({});
     expect(generate({ type: 'object', properties: {} })).toEqual({});

@@ -143,8 +143,11 @@ class ArgumentGenerator {
 
     const result: Obj = {};
     for (const key of keys) {
-      const sub = properties[key] ?? (isObj(schema.additionalProperties) ? schema.additionalProperties : true);
-      result[key] = this.value(sub, { name: normaliseName(key), depth: site.depth + 1, variant: site.variant });
+      // The caller's keys are names like any other: `constructor` is not Object's, and `__proto__` is defined as
+      // a property (assigned, it would set the prototype and leave the key out of the arguments).
+      const sub = Object.hasOwn(properties, key) ? properties[key]! : isObj(schema.additionalProperties) ? schema.additionalProperties : true;
+      const value = this.value(sub, { name: normaliseName(key), depth: site.depth + 1, variant: site.variant });
+      Object.defineProperty(result, key, { value, enumerable: true, writable: true, configurable: true });
     }
     for (let extra = 1; Object.keys(result).length < minimum && schema.additionalProperties !== false; extra++) {
       const sub = isObj(schema.additionalProperties) ? schema.additionalProperties : true;
