@@ -11,20 +11,13 @@
  * `replies.json` maps `"METHOD /path"` to `{ status, headers, body }` (body in base64). Prints one line
  * when it listens: `bench-ready {"port": 40123}`.
  */
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-
-interface Reply {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
+import { readReplies, type Replay } from './replies.ts';
 
 /** A body as the writes that send it: one for a JSON answer, one per event for an event stream. */
-function writesOf(reply: Reply): Buffer[] {
-  const body = Buffer.from(reply.body, 'base64');
-  if (!reply.headers['content-type']?.startsWith('text/event-stream')) return [body];
-  return body
+function writesOf(reply: Replay): Buffer[] {
+  if (!reply.headers['content-type']?.startsWith('text/event-stream')) return [reply.body];
+  return reply.body
     .toString('utf8')
     .split(/(?<=\n\n)/)
     .map((event) => Buffer.from(event));
@@ -32,12 +25,7 @@ function writesOf(reply: Reply): Buffer[] {
 
 const file = process.argv[2];
 if (!file) throw new Error('usage: bare-entry.ts <replies.json>');
-const replies = new Map(
-  Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, Reply>).map(([route, r]) => [
-    route,
-    { status: r.status, headers: r.headers, writes: writesOf(r) },
-  ]),
-);
+const replies = new Map(readReplies(file).map((r) => [`${r.method} ${r.path}`, { status: r.status, headers: r.headers, writes: writesOf(r) }]));
 
 const server = createServer((req, res) => {
   const reply = replies.get(`${req.method} ${req.url}`);

@@ -1,23 +1,17 @@
 /**
  * Records what the reference server answers to each benchmarked request (status, headers, body bytes), so
- * that the bare `node:http` server can replay exactly the same bytes.
+ * that the servers that replay them (bare `node:http`, Fastify alone) send exactly the same bytes.
  */
 import { writeFileSync } from 'node:fs';
+import type { CapturedReply } from './replies.ts';
 import type { LoadSpec } from './load.ts';
 import { withId } from './requests.ts';
 
 /** Headers Node's HTTP server writes itself; replaying them would duplicate or contradict them. */
 const OWN_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 
-export interface CapturedReply {
-  status: number;
-  headers: Record<string, string>;
-  /** base64 */
-  body: string;
-}
-
 /**
- * Sends each request once and writes `{"METHOD /path": reply}` to `file` for `bare-entry.ts`.
+ * Sends each request once and writes `{"METHOD /path": reply}` to `file` for `bare-entry.ts` and `fastify-entry.ts`.
  *
  * @example
  *   await captureReplies(ref.baseUrl, [models, chat], 'artifacts/bench-replies.json');
@@ -38,3 +32,4 @@ export async function captureReplies(baseUrl: string, specs: readonly LoadSpec[]
   writeFileSync(file, JSON.stringify(replies));
   return replies;
 }
+

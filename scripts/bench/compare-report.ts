@@ -25,21 +25,24 @@ export function describeComparison(results: CompareResults): string {
 function figureRows(k: KindComparison, showInstructions: boolean): string[][] {
   const base: KindFigure | undefined = k.baseline;
   const cell = (f: KindFigure | undefined, show: (f: KindFigure) => string) => (f ? show(f) : '–');
+  // The columns: this tree, the baseline, bare node:http, Fastify alone, then the ratios.
   const rows = [
-    [k.label, 'server CPU µs/req', us(k.current.cpuUsPerRequest), cell(base, (f) => us(f.cpuUsPerRequest)), us(k.bare.cpuUsPerRequest), times(k.ratios.cpu), '', ''],
-    ['', 'req/s', num(k.current.rps), cell(base, (f) => num(f.rps)), num(k.bare.rps), times(k.ratios.rps), percent(k.ratios.currentVsBare), percent(k.ratios.baselineVsBare)],
-    ['', 'p50 / p99 ms', `${round(k.current.p50Ms)} / ${round(k.current.p99Ms)}`, cell(base, (f) => `${round(f.p50Ms)} / ${round(f.p99Ms)}`), `${round(k.bare.p50Ms)} / ${round(k.bare.p99Ms)}`, '', '', ''],
+    [k.label, 'server CPU µs/req', us(k.current.cpuUsPerRequest), cell(base, (f) => us(f.cpuUsPerRequest)), us(k.bare.cpuUsPerRequest), us(k.fastify.cpuUsPerRequest), times(k.ratios.cpu), '', '', ''],
+    ['', 'req/s', num(k.current.rps), cell(base, (f) => num(f.rps)), num(k.bare.rps), num(k.fastify.rps), times(k.ratios.rps), percent(k.ratios.currentVsBare), percent(k.ratios.baselineVsBare), percent(k.ratios.currentVsFastify)],
+    ['', 'p50 / p99 ms', ...[k.current, base, k.bare, k.fastify].map((f) => cell(f, (g) => `${round(g.p50Ms)} / ${round(g.p99Ms)}`)), '', '', '', ''],
   ];
   if (showInstructions) {
     const ours = k.instructions?.current?.perRequest;
     const theirs = k.instructions?.baseline?.perRequest;
     const bare = k.instructions?.bare?.perRequest;
-    rows.push(['', 'instructions/req', thousands(ours), thousands(theirs), thousands(bare), ours !== undefined && theirs ? times(ours / theirs) : '', '', '']);
+    const fastify = k.instructions?.fastify?.perRequest;
+    const ratio = (a: number | undefined, b: number | undefined) => (a !== undefined && b ? a / b : undefined);
+    rows.push(['', 'instructions/req', thousands(ours), thousands(theirs), thousands(bare), thousands(fastify), times(ratio(ours, theirs)), percent(ratio(bare, ours)), percent(ratio(bare, theirs)), percent(ratio(fastify, ours))]);
   }
-  rows.push(['', 'peak RSS MB', num(k.current.rssPeakMb), cell(base, (f) => num(f.rssPeakMb)), num(k.bare.rssPeakMb), '', '', '']);
-  rows.push(['', 'errors / non-2xx', `${k.current.errors} / ${k.current.non2xx}`, cell(base, (f) => `${f.errors} / ${f.non2xx}`), `${k.bare.errors} / ${k.bare.non2xx}`, '', '', '']);
-  if (k.events !== undefined) rows.push(['', 'events per answer', String(k.events), '', '', '', '', '']);
-  if (k.notServed) rows.push(['', 'baseline', `does not serve it (${k.notServed.split(' ')[0]})`, '', '', '', '', '']);
+  rows.push(['', 'peak RSS MB', ...[k.current, base, k.bare, k.fastify].map((f) => cell(f, (g) => num(g.rssPeakMb))), '', '', '', '']);
+  rows.push(['', 'errors / non-2xx', ...[k.current, base, k.bare, k.fastify].map((f) => cell(f, (g) => `${g.errors} / ${g.non2xx}`)), '', '', '', '']);
+  if (k.events !== undefined) rows.push(['', 'events per answer', String(k.events), '', '', '', '', '', '', '']);
+  if (k.notServed) rows.push(['', 'baseline', `does not serve it (${k.notServed.split(' ')[0]})`, '', '', '', '', '', '', '']);
   return rows;
 }
 
@@ -81,9 +84,9 @@ function tables(results: CompareResults): Table[] {
   const showInstructions = results.kinds.some((k) => k.instructions);
   const figures: Table = {
     title:
-      `This tree against the baseline (${results.baseline.ref}) and bare node:http: ${s.connections} connections, ${s.rounds} round(s) of ${s.durationS} s per server and kind, ` +
-      `medians; ratios are the medians of the rounds' ratios${showInstructions ? `; instructions per request counted by callgrind (V8's optimizing compiler apart), the lower of two counts of ${s.instructions.requests} requests after ${s.instructions.warmup} of each kind, bare node:http's too` : ''}`,
-    headers: ['Request', 'Figure', 'this tree', 'baseline', 'bare node:http', 'this tree / baseline', 'this tree / bare', 'baseline / bare'],
+      `This tree against the baseline (${results.baseline.ref}), bare node:http and Fastify alone (both replaying this tree's answers): ${s.connections} connections, ${s.rounds} round(s) of ${s.durationS} s per server and kind, ` +
+      `medians; ratios are the medians of the rounds' ratios${showInstructions ? `; instructions per request counted by callgrind (V8's optimizing compiler apart), the lower of two counts of ${s.instructions.requests} requests after ${s.instructions.warmup} of each kind, the replaying servers' too (their shares: the inverse ratio of instructions)` : ''}`,
+    headers: ['Request', 'Figure', 'this tree', 'baseline', 'bare node:http', 'Fastify alone', 'this tree / baseline', 'this tree / bare', 'baseline / bare', 'this tree / Fastify alone'],
     rows: results.kinds.flatMap((k) => figureRows(k, showInstructions)),
   };
   const memory: Table = {
@@ -120,7 +123,7 @@ export function renderComparisonMarkdown(results: CompareResults, headingLevel =
 export function brokenComparison(results: CompareResults): string[] {
   const broken: string[] = [];
   for (const k of results.kinds) {
-    for (const [name, f] of [['this tree', k.current], ['baseline', k.baseline], ['bare', k.bare]] as const) {
+    for (const [name, f] of [['this tree', k.current], ['baseline', k.baseline], ['bare', k.bare], ['Fastify alone', k.fastify]] as const) {
       if (!f) continue;
       const where = `${k.label} on ${name}`;
       if (!(f.rps > 0 && f.p50Ms > 0)) broken.push(`${where}: no figure`);

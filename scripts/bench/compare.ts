@@ -1,8 +1,8 @@
 /**
  * The comparison of two builds (`npm run bench -- --baseline <ref>`): this tree's reference server and the
- * server of another commit (baseline.ts), each compiled and started as `npm start` runs it, and a bare
- * `node:http` server replaying this tree's answers, measured in turn on every kind of request, round after
- * round, in one run. On a shared machine the throughput of a server moves with the other tenants' load; the
+ * server of another commit (baseline.ts), each compiled and started as `npm start` runs it, and two servers
+ * replaying this tree's answers (bare `node:http`, the ceiling; Fastify alone, the framework's floor),
+ * measured in turn on every kind of request, round after round, in one run. On a shared machine the throughput of a server moves with the other tenants' load; the
  * CPU time a server spends per request moves far less, and a ratio of two servers measured seconds apart
  * moves less still: those are the figures the comparison is read by.
  */
@@ -19,7 +19,7 @@ import { runLoad, summariseRounds, type LoadResult, type LoadSpec } from './load
 import { describeMachine, type Machine } from './machine.ts';
 import { startEntry, type ServerProcess, type SpawnOptions } from './processes.ts';
 import { profileBreakdown, type ProfileBreakdown } from './profile-breakdown.ts';
-import { countInstructions, type InstructionCounts } from './instructions.ts';
+import { countInstructions, replayEntries, type InstructionCounts } from './instructions.ts';
 import { measureSurvivors, survivorsPreload, SURVIVORS_FILE_VARIABLE, type Survivors } from './survivors.ts';
 import { kindLabels, kindRequest, type RequestKind } from './requests.ts';
 import { sampleRss, type RssSampler } from './rss.ts';
@@ -60,7 +60,7 @@ export const compareQuickSettings: CompareSettings = {
   profileS: 1,
 };
 
-export type CompareServer = 'current' | 'baseline' | 'bare';
+export type CompareServer = 'current' | 'baseline' | 'bare' | 'fastify';
 
 /** One server's figures on one kind of request: the median round, and every round's. */
 export interface KindFigure {
@@ -87,6 +87,8 @@ export interface KindComparison {
   baseline?: KindFigure;
   notServed?: string;
   bare: KindFigure;
+  /** Fastify alone replaying this tree's answer (fastify-entry.ts): the framework's floor. */
+  fastify: KindFigure;
   /** Medians of the rounds' ratios (the servers of a round ran seconds apart). */
   ratios: {
     /** current / baseline CPU per request. */
@@ -96,9 +98,11 @@ export interface KindComparison {
     /** current / bare and baseline / bare requests per second. */
     currentVsBare: number;
     baselineVsBare: number | null;
+    /** current / Fastify alone requests per second. */
+    currentVsFastify: number;
   };
-  /** With `--instructions`: each build's count, and bare node:http's replaying this tree's answer. */
-  instructions?: { current: InstructionCounts; baseline?: InstructionCounts; bare?: InstructionCounts };
+  /** With `--instructions`: each build's count, and bare node:http's and Fastify alone's replaying this tree's answer. */
+  instructions?: { current: InstructionCounts; baseline?: InstructionCounts; bare?: InstructionCounts; fastify?: InstructionCounts };
   profiles?: { current: ProfileBreakdown; baseline?: ProfileBreakdown };
   survivors?: { current: Survivors; baseline?: Survivors };
 }
@@ -195,7 +199,7 @@ async function probe(baseUrl: string, spec: LoadSpec): Promise<{ status: number;
 }
 
 /**
- * Builds both servers, measures every kind of request on them and on the bare server in turn, and removes the
+ * Builds both servers, measures every kind of request on them and on the replaying servers in turn, and removes the
  * baseline's work tree.
  *
  * @example
@@ -260,15 +264,16 @@ export async function compareBuilds(options: CompareOptions): Promise<CompareRes
       if (ours.status < 200 || ours.status > 299) throw new Error(`${label}: this tree's server answered ${ours.status}: ${ours.text}`);
       const theirs = await probe(base.server.baseUrl, kindRequest(kind, keyOf(base), 0));
       const served = theirs.status >= 200 && theirs.status <= 299;
-      // A bare server per kind, replaying this tree's answer to it (two kinds share a path).
+      // The replaying servers per kind, each sending this tree's answer to it (two kinds share a path).
       const repliesFile = repliesFileOf(kind);
       const captured = await captureReplies(current.server.baseUrl, [sample], repliesFile);
       const reply = Object.values(captured)[0]!;
       const events = reply.headers['content-type']?.startsWith('text/event-stream')
         ? Buffer.from(reply.body, 'base64').toString('utf8').split('\n\n').filter((e) => e.trim() !== '').length
         : undefined;
-      const bare = await start('bare', 'scripts/bench/bare-entry.ts', [repliesFile], {});
-      const targets = [current, ...(served ? [base] : []), bare];
+      const bare = await start('bare', replayEntries.bare, [repliesFile], {});
+      const fastify = await start('fastify', replayEntries.fastify, [repliesFile], {});
+      const targets = [current, ...(served ? [base] : []), bare, fastify];
       const spec = (r: Running, seed: number) => kindRequest(kind, r.name === 'baseline' ? keyOf(base) : keyOf(current), seed);
 
       if (settings.warmupS > 0) {
@@ -284,11 +289,13 @@ export async function compareBuilds(options: CompareOptions): Promise<CompareRes
           rounds.get(t.name)!.push(await measure(t, spec(t, round + 1), settings));
         }
       }
-      await bare.server.close();
-      bare.rss.stop();
-      running.splice(running.indexOf(bare), 1);
+      for (const replaying of [bare, fastify]) {
+        await replaying.server.close();
+        replaying.rss.stop();
+        running.splice(running.indexOf(replaying), 1);
+      }
       const fig = (name: CompareServer) => summarise(rounds.get(name)!);
-      const figures = { current: fig('current'), bare: fig('bare'), ...(served && { baseline: fig('baseline') }) };
+      const figures = { current: fig('current'), bare: fig('bare'), fastify: fig('fastify'), ...(served && { baseline: fig('baseline') }) };
       kinds.push({
         kind,
         label,
@@ -296,11 +303,13 @@ export async function compareBuilds(options: CompareOptions): Promise<CompareRes
         current: figures.current,
         ...(figures.baseline ? { baseline: figures.baseline } : { notServed: `${theirs.status} ${theirs.text.slice(0, 80)}` }),
         bare: figures.bare,
+        fastify: figures.fastify,
         ratios: {
           cpu: figures.baseline ? medianRatio(figures.current.roundsCpuUs, figures.baseline.roundsCpuUs) : null,
           rps: figures.baseline ? medianRatio(figures.current.roundsRps, figures.baseline.roundsRps) : null,
           currentVsBare: medianRatio(figures.current.roundsRps, figures.bare.roundsRps) ?? 0,
           baselineVsBare: figures.baseline ? medianRatio(figures.baseline.roundsRps, figures.bare.roundsRps) : null,
+          currentVsFastify: medianRatio(figures.current.roundsRps, figures.fastify.roundsRps) ?? 0,
         },
       });
     }
@@ -391,21 +400,24 @@ export async function compareBuilds(options: CompareOptions): Promise<CompareRes
           if (count) k.instructions = { ...k.instructions, [name]: count } as KindComparison['instructions'];
         }
       }
-      // Bare node:http too, a process per kind (each replays its own captured answer): what its bytes and
-      // events cost node:http itself, in a figure the machine's load does not move (the allowances' targets).
-      for (const k of kinds) {
-        log(`instructions: bare node:http, ${k.label}, under callgrind`);
-        const counts = await countInstructions({
-          bare: { replies: repliesFileOf(k.kind) },
-          nodeFlags: options.serverFlags,
-          env: options.serverEnv,
-          kinds: [k.kind],
-          warmup: settings.instructions.warmup,
-          requests: settings.instructions.requests,
-          log,
-        });
-        const count = counts[k.kind];
-        if (count && k.instructions) k.instructions.bare = count;
+      // The replaying servers too, a process per kind (each replays its own captured answer): what its bytes
+      // and events cost node:http itself (the allowances' targets), and Fastify alone, in a figure the
+      // machine's load does not move.
+      for (const server of ['bare', 'fastify'] as const) {
+        for (const k of kinds) {
+          log(`instructions: ${server === 'bare' ? 'bare node:http' : 'Fastify alone'}, ${k.label}, under callgrind`);
+          const counts = await countInstructions({
+            replay: { server, replies: repliesFileOf(k.kind) },
+            nodeFlags: options.serverFlags,
+            env: options.serverEnv,
+            kinds: [k.kind],
+            warmup: settings.instructions.warmup,
+            requests: settings.instructions.requests,
+            log,
+          });
+          const count = counts[k.kind];
+          if (count && k.instructions) k.instructions[server] = count;
+        }
       }
     }
 

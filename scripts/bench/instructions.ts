@@ -36,9 +36,13 @@ export function haveCallgrind(): boolean {
   return spawnSync('valgrind', ['--version'], { stdio: 'ignore' }).status === 0;
 }
 
+/** The servers that replay a captured answer instead of making it, and their entries. */
+export const replayEntries = { bare: 'scripts/bench/bare-entry.ts', fastify: 'scripts/bench/fastify-entry.ts' } as const;
+export type ReplayServer = keyof typeof replayEntries;
+
 /**
- * Starts the compiled server of `build` under callgrind (or `bare`: bare node:http replaying one kind's
- * captured answer, bare-entry.ts) and counts the instructions of `requests` requests of each kind, after
+ * Starts the compiled server of `build` under callgrind (or `replay`: bare node:http or Fastify alone
+ * replaying one kind's captured answer, bare-entry.ts and fastify-entry.ts) and counts the instructions of `requests` requests of each kind, after
  * `warmup` uncounted ones.
  *
  * @example
@@ -47,9 +51,9 @@ export function haveCallgrind(): boolean {
  */
 export async function countInstructions(
   options: (
-    | { build: string; cwd: string; bare?: undefined }
-    /** Instead of a build: bare node:http replaying the answers of this file (`{ "METHOD /path": reply }`). */
-    | { bare: { replies: string } }
+    | { build: string; cwd: string; replay?: undefined }
+    /** Instead of a build: a server replaying the answers of this file (`{ "METHOD /path": reply }`). */
+    | { replay: { server: ReplayServer; replies: string } }
   ) & {
     nodeFlags: string[];
     env: Record<string, string>;
@@ -72,8 +76,8 @@ export async function countInstructions(
   // load the reducer does not run (the server allocates fast), so the flag takes away only what callgrind's
   // slowness added.
   const nodeFlags = [...options.nodeFlags, '--no-memory-reducer'];
-  const server = options.bare
-    ? await startEntry('callgrind', 'scripts/bench/bare-entry.ts', [options.bare.replies], { nodeFlags, env: options.env, wrapper: valgrind, timeoutS: 300 })
+  const server = options.replay
+    ? await startEntry('callgrind', replayEntries[options.replay.server], [options.replay.replies], { nodeFlags, env: options.env, wrapper: valgrind, timeoutS: 300 })
     : await startEntry('callgrind', 'scripts/bench/reference-entry.ts', [], {
         compiled: true,
         build: options.build,
@@ -88,8 +92,8 @@ export async function countInstructions(
   try {
     // Every kind is warmed up before any is counted: the code they share (HTTP, Fastify, the engine) settles
     // in the JIT over all of them, and the first kind counted would otherwise pay for the rest.
-    // (Bare answers whatever key it is sent.)
-    const key = (server.ready.loadKey as string | undefined) ?? 'sk-bare';
+    // (A replaying server answers whatever key it is sent.)
+    const key = (server.ready.loadKey as string | undefined) ?? 'sk-replay';
     const specs = options.kinds.map((kind) => [kind, kindRequest(kind, key, 3000)] as const);
     for (let pass = 0; pass < 2; pass++) {
       for (const [kind, spec] of specs) {

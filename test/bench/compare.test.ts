@@ -1,9 +1,9 @@
 /**
  * The comparison of builds (`npm run bench -- --baseline <ref> --quick`) works: the commit is checked out in
  * a temporary work tree (its lock is this tree's here, so node_modules is linked), built and measured beside
- * this tree's server and the bare node:http server on each kind asked for, the change is printed, and the
- * work tree is gone afterwards; with `--survivors`, what outlives the young generation is sampled in each
- * build's server. No figure is compared with a speed.
+ * this tree's server, bare node:http and Fastify alone (both replaying this tree's answers) on each kind
+ * asked for, the change is printed, and the work tree is gone afterwards; with `--survivors`, what outlives
+ * the young generation is sampled in each build's server. No figure is compared with a speed.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -39,6 +39,7 @@ describe('npm run bench -- --baseline HEAD --quick', () => {
     expect(run.stdout).toContain('this tree / baseline');
     expect(run.stdout).toContain('server CPU µs/req');
     expect(readFileSync(join(out, 'bench-compare.md'), 'utf8')).toContain('| GET /v1/models | server CPU µs/req |');
+    expect(run.stdout).toContain('this tree / Fastify alone');
   });
 
   it('builds the commit HEAD names, with this tree\'s node_modules when the locks are the same', () => {
@@ -47,15 +48,16 @@ describe('npm run bench -- --baseline HEAD --quick', () => {
     expect(run.stderr).toMatch(/baseline: checking out [0-9a-f]{10}/);
   });
 
-  it('measures each kind on both builds and on bare node:http, alternately, with the CPU time per request', () => {
+  it('measures each kind on both builds, on bare node:http and on Fastify alone, alternately, with the CPU time per request', () => {
     expect(results.kinds.map((k) => k.kind)).toEqual(['models', 'chat', 'chat-stream']);
     for (const k of results.kinds) {
-      for (const f of [k.current, k.baseline!, k.bare]) {
+      for (const f of [k.current, k.baseline!, k.bare, k.fastify]) {
         expect(f.rps).toBeGreaterThan(0);
         expect({ kind: k.kind, errors: f.errors, non2xx: f.non2xx }).toEqual({ kind: k.kind, errors: 0, non2xx: 0 });
         if (process.platform === 'linux') expect(f.cpuUsPerRequest).toBeGreaterThan(0);
       }
       expect(k.ratios.currentVsBare).toBeGreaterThan(0);
+      expect(k.ratios.currentVsFastify).toBeGreaterThan(0);
       if (process.platform === 'linux') expect(k.ratios.cpu).toBeGreaterThan(0);
     }
     expect(results.kinds.find((k) => k.kind === 'chat-stream')!.events).toBeGreaterThan(3);

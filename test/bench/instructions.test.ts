@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildServer } from '../../scripts/build-server.ts';
-import { countInstructions, haveCallgrind } from '../../scripts/bench/instructions.ts';
+import { countInstructions, haveCallgrind, type ReplayServer } from '../../scripts/bench/instructions.ts';
 import { root } from '../../scripts/lib/paths.ts';
 import { serverLaunch } from '../../scripts/lib/server-launch.ts';
 
@@ -38,15 +38,15 @@ describe.runIf(process.platform === 'linux' && haveCallgrind())('countInstructio
     expect(counts.chat!.perRequest).toBeGreaterThan(counts.models!.perRequest);
   }, 600_000);
 
-  it('counts bare node:http replaying an answer, a stream one event per write', async () => {
+  it('counts bare node:http replaying an answer, a stream one event per write, and Fastify alone replaying it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bench-bare-'));
     try {
       const replies = join(dir, 'replies.json');
       const events = Array.from({ length: 50 }, (_, i) => `data: {"i":${i}}\n\n`).join('');
       const reply = (type: string, body: string) => ({ status: 200, headers: { 'content-type': type }, body: Buffer.from(body).toString('base64') });
-      const count = async (answer: ReturnType<typeof reply>) => {
+      const count = async (answer: ReturnType<typeof reply>, server: ReplayServer = 'bare') => {
         writeFileSync(replies, JSON.stringify({ 'GET /v1/models': answer }));
-        const counts = await countInstructions({ bare: { replies }, nodeFlags: [], env: {}, kinds: ['models'], warmup: 20, requests: 10, log: () => {} });
+        const counts = await countInstructions({ replay: { server, replies }, nodeFlags: [], env: {}, kinds: ['models'], warmup: 20, requests: 10, log: () => {} });
         expect(counts.models).toMatchObject({ requests: 20, failed: 0 });
         return counts.models!.perRequest;
       };
@@ -55,6 +55,8 @@ describe.runIf(process.platform === 'linux' && haveCallgrind())('countInstructio
       expect(json).toBeGreaterThan(5_000);
       // Fifty writes cost node:http more than one.
       expect(stream).toBeGreaterThan(json);
+      // Fastify's routing, request and reply objects on top of node:http's.
+      expect(await count(reply('application/json', '{"data":[]}'), 'fastify')).toBeGreaterThan(json);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -177,12 +177,14 @@ describe('judgeComparison', () => {
     label: k,
     current,
     bare,
+    fastify: bare,
     ...(baseline && { baseline }),
     ratios: {
       cpu: baseline ? current.cpuUsPerRequest! / baseline.cpuUsPerRequest! : null,
       rps: baseline ? current.rps / baseline.rps : null,
       currentVsBare: current.rps / bare.rps,
       baselineVsBare: baseline ? baseline.rps / bare.rps : null,
+      currentVsFastify: current.rps / bare.rps,
     },
   });
   const results = (kinds: KindComparison[]) => ({ kinds }) as unknown as Omit<CompareResults, 'targets'>;
