@@ -1,6 +1,6 @@
 /**
- * The benchmark's own arithmetic: percentiles, the image key pools, RSS sampling, the docs markers, the
- * varied prompts, the profile breakdown and the comparison's targets.
+ * The benchmark's own parts: percentiles, the image key pools, RSS sampling, the docs markers, the varied
+ * prompts, the profile breakdown, the comparison's targets, and the servers that replay captured answers.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +15,8 @@ import { keyPool } from '../../scripts/bench/images.ts';
 import { keyRotation } from '../../scripts/bench/quota.ts';
 import type { BenchResults } from '../../scripts/bench/results.ts';
 import { sampleRss } from '../../scripts/bench/rss.ts';
+import { replayEntries } from '../../scripts/bench/instructions.ts';
+import { startEntry } from '../../scripts/bench/processes.ts';
 import { percentile } from '../../scripts/bench/stats.ts';
 import { survivorsOf } from '../../scripts/bench/survivors.ts';
 
@@ -318,4 +320,34 @@ describe('the command line', () => {
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('--kinds: unknown chats');
   });
+});
+
+describe('the replaying servers', () => {
+  it('send the captured status, headers and bytes over HTTP: bare node:http, and Fastify alone', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-replay-'));
+    const events = Array.from({ length: 5 }, (_, i) => `data: {"i":${i},"text":"é"}\n\n`).join('');
+    const answers = {
+      'GET /v1/models': { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', vary: 'Origin' }, body: '{"data":[]}' },
+      'POST /v1/chat/completions': { status: 200, headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' }, body: events },
+    };
+    const replies = join(dir, 'replies.json');
+    writeFileSync(replies, JSON.stringify(Object.fromEntries(Object.entries(answers).map(([route, a]) => [route, { ...a, body: Buffer.from(a.body).toString('base64') }]))));
+    try {
+      for (const server of ['bare', 'fastify'] as const) {
+        const replaying = await startEntry(server, replayEntries[server], [replies]);
+        try {
+          for (const [route, answer] of Object.entries(answers)) {
+            const [method, path] = route.split(' ') as [string, string];
+            const res = await fetch(`${replaying.baseUrl}${path}`, { method, headers: { 'content-type': 'application/json' }, body: method === 'POST' ? '{"stream":true}' : undefined });
+            expect({ server, route, status: res.status, body: await res.text() }).toEqual({ server, route, status: answer.status, body: answer.body });
+            for (const [name, value] of Object.entries(answer.headers)) expect(res.headers.get(name), `${server} ${route} ${name}`).toBe(value);
+          }
+        } finally {
+          await replaying.close();
+        }
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
