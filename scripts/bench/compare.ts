@@ -2,9 +2,10 @@
  * The comparison of two builds (`npm run bench -- --baseline <ref>`): this tree's reference server and the
  * server of another commit (baseline.ts), each compiled and started as `npm start` runs it, and two servers
  * replaying this tree's answers (bare `node:http`, the ceiling; Fastify alone, the framework's floor),
- * measured in turn on every kind of request, round after round, in one run. On a shared machine the throughput of a server moves with the other tenants' load; the
- * CPU time a server spends per request moves far less, and a ratio of two servers measured seconds apart
- * moves less still: those are the figures the comparison is read by.
+ * measured in turn on every kind of request, round after round, in one run. On a shared machine the
+ * throughput of a server moves with the other tenants' load; the CPU time a server spends per request moves
+ * far less, and a ratio of two servers measured seconds apart moves less still: those are the figures the
+ * comparison is read by.
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -199,8 +200,8 @@ async function probe(baseUrl: string, spec: LoadSpec): Promise<{ status: number;
 }
 
 /**
- * Builds both servers, measures every kind of request on them and on the replaying servers in turn, and removes the
- * baseline's work tree.
+ * Builds both servers, measures every kind of request on them and on the replaying servers in turn, and
+ * removes the baseline's work tree.
  *
  * @example
  *   const results = await compareBuilds({ baseline: '6fe2d06', kinds: requestKinds, settings: compareFullSettings, … });
