@@ -32,4 +32,3 @@ export async function captureReplies(baseUrl: string, specs: readonly LoadSpec[]
   writeFileSync(file, JSON.stringify(replies));
   return replies;
 }
-

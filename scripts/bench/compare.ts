@@ -20,7 +20,8 @@ import { runLoad, summariseRounds, type LoadResult, type LoadSpec } from './load
 import { describeMachine, type Machine } from './machine.ts';
 import { startEntry, type ServerProcess, type SpawnOptions } from './processes.ts';
 import { profileBreakdown, type ProfileBreakdown } from './profile-breakdown.ts';
-import { countInstructions, replayEntries, type InstructionCounts } from './instructions.ts';
+import { countInstructions, type InstructionCounts } from './instructions.ts';
+import { replayEntries } from './replies.ts';
 import { measureSurvivors, survivorsPreload, SURVIVORS_FILE_VARIABLE, type Survivors } from './survivors.ts';
 import { kindLabels, kindRequest, type RequestKind } from './requests.ts';
 import { sampleRss, type RssSampler } from './rss.ts';

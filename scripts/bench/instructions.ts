@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runLoad } from './load.ts';
 import { startEntry } from './processes.ts';
+import { replayEntries, type ReplayServer } from './replies.ts';
 import { kindRequest, type RequestKind } from './requests.ts';
 
 export interface InstructionCounts {
@@ -35,10 +36,6 @@ export interface InstructionCounts {
 export function haveCallgrind(): boolean {
   return spawnSync('valgrind', ['--version'], { stdio: 'ignore' }).status === 0;
 }
-
-/** The servers that replay a captured answer instead of making it, and their entries. */
-export const replayEntries = { bare: 'scripts/bench/bare-entry.ts', fastify: 'scripts/bench/fastify-entry.ts' } as const;
-export type ReplayServer = keyof typeof replayEntries;
 
 /**
  * Starts the compiled server of `build` under callgrind (or `replay`: bare node:http or Fastify alone

@@ -5,6 +5,10 @@
  */
 import { readFileSync } from 'node:fs';
 
+/** The servers that replay a captured answer instead of making it, and their entries. */
+export const replayEntries = { bare: 'scripts/bench/bare-entry.ts', fastify: 'scripts/bench/fastify-entry.ts' } as const;
+export type ReplayServer = keyof typeof replayEntries;
+
 /** One answer as `captureReplies` writes it, under its `"METHOD /path"`. */
 export interface CapturedReply {
   status: number;

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildServer } from '../../scripts/build-server.ts';
-import { countInstructions, haveCallgrind, type ReplayServer } from '../../scripts/bench/instructions.ts';
+import { countInstructions, haveCallgrind } from '../../scripts/bench/instructions.ts';
+import type { ReplayServer } from '../../scripts/bench/replies.ts';
 import { root } from '../../scripts/lib/paths.ts';
 import { serverLaunch } from '../../scripts/lib/server-launch.ts';
 

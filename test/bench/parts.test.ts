@@ -15,7 +15,7 @@ import { keyPool } from '../../scripts/bench/images.ts';
 import { keyRotation } from '../../scripts/bench/quota.ts';
 import type { BenchResults } from '../../scripts/bench/results.ts';
 import { sampleRss } from '../../scripts/bench/rss.ts';
-import { replayEntries } from '../../scripts/bench/instructions.ts';
+import { replayEntries } from '../../scripts/bench/replies.ts';
 import { startEntry } from '../../scripts/bench/processes.ts';
 import { percentile } from '../../scripts/bench/stats.ts';
 import { survivorsOf } from '../../scripts/bench/survivors.ts';
