@@ -1,5 +1,5 @@
 /** The comparison of two builds as tables: printed, and written as Markdown (and into docs/benchmarks.md). */
-import type { CompareResults, KindComparison, KindFigure } from './compare.ts';
+import { cpuRatioText, type CompareResults, type KindComparison, type KindFigure } from './compare.ts';
 import { profileParts } from './profile-breakdown.ts';
 import { tablesAsMarkdown, tablesAsText, type Table } from './report.ts';
 import { round, thousands } from './stats.ts';
@@ -27,7 +27,7 @@ function figureRows(k: KindComparison, showInstructions: boolean): string[][] {
   const cell = (f: KindFigure | undefined, show: (f: KindFigure) => string) => (f ? show(f) : '–');
   // The columns: this tree, the baseline, bare node:http, Fastify alone, then the ratios.
   const rows = [
-    [k.label, 'server CPU µs/req', us(k.current.cpuUsPerRequest), cell(base, (f) => us(f.cpuUsPerRequest)), us(k.bare.cpuUsPerRequest), us(k.fastify.cpuUsPerRequest), times(k.ratios.cpu), '', '', ''],
+    [k.label, 'server CPU µs/req', us(k.current.cpuUsPerRequest), cell(base, (f) => us(f.cpuUsPerRequest)), us(k.bare.cpuUsPerRequest), us(k.fastify.cpuUsPerRequest), cpuRatioText(k.ratios), '', '', ''],
     ['', 'req/s', num(k.current.rps), cell(base, (f) => num(f.rps)), num(k.bare.rps), num(k.fastify.rps), times(k.ratios.rps), percent(k.ratios.currentVsBare), percent(k.ratios.baselineVsBare), percent(k.ratios.currentVsFastify)],
     ['', 'p50 / p99 ms', ...[k.current, base, k.bare, k.fastify].map((f) => cell(f, (g) => `${round(g.p50Ms)} / ${round(g.p99Ms)}`)), '', '', '', ''],
   ];
@@ -85,7 +85,7 @@ function tables(results: CompareResults): Table[] {
   const figures: Table = {
     title:
       `This tree against the baseline (${results.baseline.ref}), bare node:http and Fastify alone (both replaying this tree's answers): ${s.connections} connections, ${s.rounds} round(s) of ${s.durationS} s per server and kind, ` +
-      `medians; ratios are the medians of the rounds' ratios${showInstructions ? `; instructions per request counted by callgrind (V8's optimizing compiler apart), the lower of two counts of ${s.instructions.requests} requests after ${s.instructions.warmup} of each kind, the replaying servers' too (their shares: the inverse ratio of instructions)` : ''}`,
+      `medians; ratios are the medians of the rounds' ratios (in brackets, the lowest and highest round's)${showInstructions ? `; instructions per request counted by callgrind (V8's optimizing compiler apart), the lower of two counts of ${s.instructions.requests} requests after ${s.instructions.warmup} of each kind, the replaying servers' too (their shares: the inverse ratio of instructions)` : ''}`,
     headers: ['Request', 'Figure', 'this tree', 'baseline', 'bare node:http', 'Fastify alone', 'this tree / baseline', 'this tree / bare', 'baseline / bare', 'this tree / Fastify alone'],
     rows: results.kinds.flatMap((k) => figureRows(k, showInstructions)),
   };

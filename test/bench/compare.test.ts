@@ -58,7 +58,12 @@ describe('npm run bench -- --baseline HEAD --quick', () => {
       }
       expect(k.ratios.currentVsBare).toBeGreaterThan(0);
       expect(k.ratios.currentVsFastify).toBeGreaterThan(0);
-      if (process.platform === 'linux') expect(k.ratios.cpu).toBeGreaterThan(0);
+      if (process.platform === 'linux') {
+        expect(k.ratios.cpu).toBeGreaterThan(0);
+        // The median round's ratio lies within the lowest and highest rounds' (one round in a quick run).
+        expect(k.ratios.cpuSpread!.low).toBeLessThanOrEqual(k.ratios.cpu!);
+        expect(k.ratios.cpuSpread!.high).toBeGreaterThanOrEqual(k.ratios.cpu!);
+      }
     }
     expect(results.kinds.find((k) => k.kind === 'chat-stream')!.events).toBeGreaterThan(3);
     expect(results.targets.length).toBeGreaterThan(0);

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { judgeComparison, type CompareResults, type KindComparison, type KindFigure } from '../../scripts/bench/compare.ts';
+import { cpuRatioText, judgeComparison, type CompareResults, type KindComparison, type KindFigure } from '../../scripts/bench/compare.ts';
 import { COMPARE_END, COMPARE_START, END, START, writeComparison, writeFigures } from '../../scripts/bench/docs.ts';
 import { partOf, profileBreakdown } from '../../scripts/bench/profile-breakdown.ts';
 import { kindRequest, promptSequence, requestKinds } from '../../scripts/bench/requests.ts';
@@ -183,6 +183,7 @@ describe('judgeComparison', () => {
     ...(baseline && { baseline }),
     ratios: {
       cpu: baseline ? current.cpuUsPerRequest! / baseline.cpuUsPerRequest! : null,
+      cpuSpread: baseline ? { low: current.cpuUsPerRequest! / baseline.cpuUsPerRequest!, high: current.cpuUsPerRequest! / baseline.cpuUsPerRequest! } : null,
       rps: baseline ? current.rps / baseline.rps : null,
       currentVsBare: current.rps / bare.rps,
       baselineVsBare: baseline ? baseline.rps / bare.rps : null,
@@ -211,6 +212,15 @@ describe('judgeComparison', () => {
     ]);
     expect(verdicts[2]!.measured).toBe('1.30×');
     expect(verdicts[4]!.measured).toBe('225 µs (allowed 230)');
+  });
+
+  it('says how far the rounds\' CPU ratios spread beside their median, and judges the median', () => {
+    const models = kind('models', figure(102, 8000), figure(40, 10000), figure(100, 7900));
+    models.ratios.cpuSpread = { low: 0.9, high: 1.155 };
+    const [vsBaseline] = judgeComparison(results([models]));
+    expect(vsBaseline).toMatchObject({ measured: '1.02× (rounds 0.90–1.16×)', met: false });
+    expect(cpuRatioText({ cpu: 1.02, cpuSpread: { low: 1.018, high: 1.021 } })).toBe('1.02×');
+    expect(cpuRatioText({ cpu: null, cpuSpread: null })).toBe('');
   });
 
   it('judges the same allowance in instructions when each kind was counted on this tree and on bare', () => {
