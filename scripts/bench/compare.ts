@@ -97,8 +97,9 @@ export interface KindComparison {
     cpu: number | null;
     /**
      * The lowest and the highest of the rounds' current / baseline CPU ratios: how far a round's ratio moves
-     * between rounds of one run. Two servers of the same commit (`--baseline HEAD`) gave rounds from 0.90× to
-     * 1.16×, medians 1.04× and 1.05×: a median inside this spread of a target's bound says little either way.
+     * between rounds of one run. Two servers of the same commit (`--baseline HEAD`) gave a listing 0.68×
+     * (rounds 0.66–0.85×) and, in the next run, 1.08× (0.93–1.26×): a median near a target's bound, inside
+     * such a spread, says little either way.
      */
     cpuSpread: { low: number; high: number } | null;
     /** current / baseline requests per second. */
