@@ -2096,7 +2096,7 @@ export interface operations {
                     "x-gateway-multiplier"?: number;
                     /**
                      * @description Reference decision: tokens charged for this request, `ceil(usage.total_tokens × multiplier)`.
-                     * @example 44
+                     * @example 46
                      */
                     "x-gateway-billed-tokens"?: number;
                     [name: string]: unknown;
@@ -2216,7 +2216,7 @@ export interface operations {
                     "x-gateway-multiplier"?: number;
                     /**
                      * @description Reference decision: tokens charged for this request, `ceil((usage.input_tokens + usage.output_tokens) × multiplier)`.
-                     * @example 119
+                     * @example 81
                      */
                     "x-gateway-billed-tokens"?: number;
                     [name: string]: unknown;

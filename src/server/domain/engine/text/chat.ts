@@ -121,13 +121,34 @@ function lastUserImages(views: readonly MessageView[]): number {
   return 0;
 }
 
-/** The seeds of a chat answer: everything in the request that shapes it (see seed.ts). */
+/**
+ * The seeds of a chat answer: everything in the request that shapes it (see seed.ts), in one form whichever
+ * protocol it came in, so that the same conversation gets the same answer from the chat endpoint, Anthropic's
+ * Messages and the Responses API: a content of one text part is that text (Anthropic's and the Responses API's
+ * requests carry their texts as parts), and no tools is no tools, absent or empty.
+ */
 function chatSeeds(request: ChatRequest): Seeds {
   const parallel = request.parallelToolCalls ?? true;
-  const content: Record<string, unknown> = { model: request.model, messages: request.messages, tools: request.tools, choice: request.toolChoice, parallel };
+  const tools = request.tools?.length ? request.tools : undefined;
+  const content: Record<string, unknown> = { model: request.model, messages: seedMessages(request.messages), tools, choice: request.toolChoice, parallel };
   // Only when asked for, so that the answers to every other request keep their seeds.
   if (request.responseFormat && request.responseFormat.type !== 'text') content.format = request.responseFormat;
   return seedsOf({ content, temperature: request.temperature, seed: request.seed });
+}
+
+/** The messages as the seed reads them: a content of one text part as its text; copied only when one changes. */
+function seedMessages(messages: ChatMessage[]): ChatMessage[] {
+  let read: ChatMessage[] | undefined;
+  for (let i = 0; i < messages.length; i++) {
+    const content = messages[i]!.content;
+    if (!Array.isArray(content) || content.length !== 1) continue;
+    const part = content[0] as { type?: unknown; text?: unknown };
+    if (part.type !== 'text' || typeof part.text !== 'string') continue;
+    read ??= messages.slice();
+    // Not `{ ...message, content }`: see test/server/hidden-classes.test.ts.
+    read[i] = Object.assign({}, messages[i]!, { content: part.text });
+  }
+  return read ?? messages;
 }
 
 function toolCallAnswer(
