@@ -491,6 +491,30 @@ export function judgeComparison(results: Omit<CompareResults, 'targets'>): Targe
   const pct = (r: number) => `${Math.round(r * 100)}%`;
   const models = of('models');
   const chat = of('chat');
+  // The same two targets in instructions (--instructions), which the machine's load does not move: this tree's
+  // count against the baseline's, and bare's count against this tree's (a server that does the same work per
+  // request in fewer instructions serves more requests in the same CPU time).
+  const counts = (k: KindComparison) => ({ current: k.instructions?.current?.perRequest, baseline: k.instructions?.baseline?.perRequest, bare: k.instructions?.bare?.perRequest });
+  const inInstructions = (k: KindComparison, name: string, bound: number) => {
+    const { current, baseline } = counts(k);
+    if (current === undefined || baseline === undefined) return;
+    verdicts.push({
+      name: `${name}: instructions per request vs the baseline`,
+      goal: `≤ ${bound.toFixed(2)}× the baseline's`,
+      measured: `${thousands(current)} / ${thousands(baseline)} (${(current / baseline).toFixed(2)}×)`,
+      met: current <= bound * baseline,
+    });
+  };
+  const shareInInstructions = (k: KindComparison, name: string, bound: number) => {
+    const { current, bare } = counts(k);
+    if (current === undefined || bare === undefined) return;
+    verdicts.push({
+      name: `${name} vs bare node:http, in instructions`,
+      goal: `bare's count ≥ ${pct(bound)} of this tree's`,
+      measured: `${pct(bare / current)} (${thousands(bare)} / ${thousands(current)})`,
+      met: bare >= bound * current,
+    });
+  };
   if (models) {
     verdicts.push({
       name: 'GET /v1/models: CPU per request vs the baseline',
@@ -498,7 +522,9 @@ export function judgeComparison(results: Omit<CompareResults, 'targets'>): Targe
       measured: cpuRatioText(models.ratios) || 'not measured',
       met: models.ratios.cpu !== null && models.ratios.cpu <= 1,
     });
+    inInstructions(models, 'GET /v1/models', 1);
     verdicts.push({ name: 'GET /v1/models vs bare node:http', goal: '≥ 75% of bare req/s', measured: pct(models.ratios.currentVsBare), met: models.ratios.currentVsBare >= 0.75 });
+    shareInInstructions(models, 'GET /v1/models', 0.75);
   }
   if (chat) {
     verdicts.push({
@@ -507,7 +533,9 @@ export function judgeComparison(results: Omit<CompareResults, 'targets'>): Targe
       measured: cpuRatioText(chat.ratios) || 'not measured',
       met: chat.ratios.cpu !== null && chat.ratios.cpu <= 1.2,
     });
+    inInstructions(chat, 'chat completion', 1.2);
     verdicts.push({ name: 'chat completion vs bare node:http', goal: '≥ 50% of bare req/s', measured: pct(chat.ratios.currentVsBare), met: chat.ratios.currentVsBare >= 0.5 });
+    shareInInstructions(chat, 'chat completion', 0.5);
     const chatCpu = cpu(chat, 'current');
     const chatBare = cpu(chat, 'bare');
     for (const k of results.kinds) {

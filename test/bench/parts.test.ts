@@ -237,10 +237,33 @@ describe('judgeComparison', () => {
         withCounts(kind('responses', figure(120, 4800), figure(46, 8800)), { current: { perRequest: 1 } } as KindComparison['instructions']),
       ]),
     );
-    const inInstructions = verdicts.filter((v) => v.name.includes('instructions'));
+    const inInstructions = verdicts.filter((v) => v.name.includes('instructions per request vs the chat completion'));
     expect(inInstructions.map((v) => [v.name, v.measured, v.met])).toEqual([
       ['chat-stream: instructions per request vs the chat completion', '549k (allowed 550k)', true],
       ['messages: instructions per request vs the chat completion', '401k (allowed 400k)', false],
+    ]);
+  });
+
+  it('judges the listing and the chat against the baseline and bare in instructions too, when both builds and bare were counted', () => {
+    const counted = (current: number, baseline: number, bare: number) => ({ current: { perRequest: current }, baseline: { perRequest: baseline }, bare: { perRequest: bare } }) as KindComparison['instructions'];
+    const verdicts = judgeComparison(
+      results([
+        Object.assign(kind('models', figure(60, 8000), figure(40, 10000), figure(61, 7900)), { instructions: counted(96_000, 99_000, 68_000) }),
+        Object.assign(kind('chat', figure(130, 5000), figure(45, 9000), figure(100, 6000)), { instructions: counted(394_000, 305_000, 82_000) }),
+      ]),
+    );
+    expect(verdicts.filter((v) => v.name.includes('instructions')).map((v) => [v.name, v.goal, v.measured, v.met])).toEqual([
+      ['GET /v1/models: instructions per request vs the baseline', '≤ 1.00× the baseline\'s', '96k / 99k (0.97×)', true],
+      ['GET /v1/models vs bare node:http, in instructions', 'bare\'s count ≥ 75% of this tree\'s', '71% (68k / 96k)', false],
+      ['chat completion: instructions per request vs the baseline', '≤ 1.20× the baseline\'s', '394k / 305k (1.29×)', false],
+      ['chat completion vs bare node:http, in instructions', 'bare\'s count ≥ 50% of this tree\'s', '21% (82k / 394k)', false],
+    ]);
+    // Each instruction verdict follows the CPU verdict of the same target.
+    expect(verdicts.map((v) => v.name).slice(0, 4)).toEqual([
+      'GET /v1/models: CPU per request vs the baseline',
+      'GET /v1/models: instructions per request vs the baseline',
+      'GET /v1/models vs bare node:http',
+      'GET /v1/models vs bare node:http, in instructions',
     ]);
   });
 });
