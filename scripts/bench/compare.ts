@@ -511,7 +511,8 @@ export function judgeComparison(results: Omit<CompareResults, 'targets'>): Targe
     verdicts.push({
       name: `${name} vs bare node:http, in instructions`,
       goal: `bare's count ≥ ${pct(bound)} of this tree's`,
-      measured: `${pct(bare / current)} (${thousands(bare)} / ${thousands(current)})`,
+      // To a tenth of a percent: counts steady to 0.6% can sit a hair under the bound (74.9%).
+      measured: `${(Math.round((bare / current) * 1000) / 10).toFixed(1)}% (${thousands(bare)} / ${thousands(current)})`,
       met: bare >= bound * current,
     });
   };
