@@ -35,6 +35,8 @@ Comparing this tree's server with another commit's (compare.ts), instead of the 
                                      baseline's npm ci when its lock differs); bench-compare.json/.md
        … --kinds models,chat          only these kinds (models, chat, chat-stream, messages, messages-stream,
                                      responses, responses-stream)
+       … --rounds 15                  rounds of 3 s per server and kind (default 5; 1 to 100): on a noisy host
+                                     the median of more rounds moves less between runs
        … --cpu-prof                   also profiles each kind on each build: where the CPU time goes
        … --instructions               also counts instructions per request under callgrind (valgrind)
        … --survivors                  also samples what outlives the young generation per request (heap profiler)
@@ -58,6 +60,7 @@ function commandLine() {
         out: { type: 'string', default: join(root, 'artifacts') },
         baseline: { type: 'string' },
         kinds: { type: 'string', default: requestKinds.join(',') },
+        rounds: { type: 'string' },
         instructions: { type: 'boolean', default: false },
         survivors: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -82,6 +85,11 @@ let broken: string[];
 let targets: TargetVerdict[];
 let mode: 'full' | 'quick';
 
+if (values.rounds !== undefined && values.baseline === undefined) {
+  console.error('--rounds is an option of the comparison of builds: give --baseline <ref> too');
+  process.exit(2);
+}
+
 if (values.baseline !== undefined) {
   const kinds = values.kinds!.split(',').filter(Boolean);
   const unknown = kinds.filter((k) => !(requestKinds as readonly string[]).includes(k));
@@ -89,10 +97,16 @@ if (values.baseline !== undefined) {
     console.error(`--kinds: unknown ${unknown.join(', ') || '(none given)'}; choose from ${requestKinds.join(', ')}`);
     process.exit(2);
   }
+  const settings = values.quick ? compareQuickSettings : compareFullSettings;
+  const rounds = values.rounds === undefined ? settings.rounds : Number(values.rounds);
+  if (!Number.isInteger(rounds) || rounds < 1 || rounds > 100) {
+    console.error(`--rounds: ${values.rounds} is not a whole number from 1 to 100`);
+    process.exit(2);
+  }
   const results = await compareBuilds({
     baseline: values.baseline,
     kinds: kinds as RequestKind[],
-    settings: values.quick ? compareQuickSettings : compareFullSettings,
+    settings: { ...settings, rounds },
     serverFlags,
     serverEnv: launch.env,
     cpuProfile: values['cpu-prof'],

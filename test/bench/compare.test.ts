@@ -24,7 +24,7 @@ let before: string;
 beforeAll(() => {
   out = mkdtempSync(join(tmpdir(), 'bench-compare-test-'));
   before = worktrees();
-  run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/bench.ts', '--baseline', 'HEAD', '--quick', '--kinds', 'models,chat,chat-stream', '--survivors', '--out', out], {
+  run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/bench.ts', '--baseline', 'HEAD', '--quick', '--rounds', '2', '--kinds', 'models,chat,chat-stream', '--survivors', '--out', out], {
     cwd: root,
     encoding: 'utf8',
     timeout: 170_000,
@@ -50,8 +50,11 @@ describe('npm run bench -- --baseline HEAD --quick', () => {
 
   it('measures each kind on both builds, on bare node:http and on Fastify alone, alternately, with the CPU time per request', () => {
     expect(results.kinds.map((k) => k.kind)).toEqual(['models', 'chat', 'chat-stream']);
+    // --rounds 2: two rounds on every server.
+    expect(results.settings.rounds).toBe(2);
     for (const k of results.kinds) {
       for (const f of [k.current, k.baseline!, k.bare, k.fastify]) {
+        expect(f.roundsRps).toHaveLength(2);
         expect(f.rps).toBeGreaterThan(0);
         expect({ kind: k.kind, errors: f.errors, non2xx: f.non2xx }).toEqual({ kind: k.kind, errors: 0, non2xx: 0 });
         if (process.platform === 'linux') expect(f.cpuUsPerRequest).toBeGreaterThan(0);
@@ -60,7 +63,7 @@ describe('npm run bench -- --baseline HEAD --quick', () => {
       expect(k.ratios.currentVsFastify).toBeGreaterThan(0);
       if (process.platform === 'linux') {
         expect(k.ratios.cpu).toBeGreaterThan(0);
-        // The median round's ratio lies within the lowest and highest rounds' (one round in a quick run).
+        // The median round's ratio lies within the lowest and highest rounds'.
         expect(k.ratios.cpuSpread!.low).toBeLessThanOrEqual(k.ratios.cpu!);
         expect(k.ratios.cpuSpread!.high).toBeGreaterThanOrEqual(k.ratios.cpu!);
       }

@@ -356,6 +356,17 @@ describe('the command line', () => {
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('--kinds: unknown chats');
   });
+
+  it('refuses a number of rounds that is not a whole number from 1 to 100, or without --baseline, with exit code 2', () => {
+    for (const given of ['0', '2.5', 'many', '101']) {
+      const run = bench('--baseline', 'HEAD', '--rounds', given);
+      expect(run.status, given).toBe(2);
+      expect(run.stderr).toContain(`--rounds: ${given} is not a whole number from 1 to 100`);
+    }
+    const alone = bench('--quick', '--rounds', '3');
+    expect(alone.status).toBe(2);
+    expect(alone.stderr).toContain('give --baseline <ref> too');
+  });
 });
 
 describe('the replaying servers', () => {
