@@ -2,7 +2,8 @@
  * The comparison of two builds (`npm run bench -- --baseline <ref>`): this tree's reference server and the
  * server of another commit (baseline.ts), each compiled and started as `npm start` runs it, and two servers
  * replaying this tree's answers (bare `node:http`, the ceiling; Fastify alone, the framework's floor),
- * measured in turn on every kind of request, round after round, in one run. On a shared machine the
+ * measured in turn on every kind of request, round after round, in one run, both builds' servers started
+ * afresh for every round. On a shared machine the
  * throughput of a server moves with the other tenants' load; the CPU time a server spends per request moves
  * far less, and a ratio of two servers measured seconds apart moves less still: those are the figures the
  * comparison is read by.
@@ -76,6 +77,8 @@ export interface KindFigure {
   cpuUsPerRequest: number | null;
   roundsRps: number[];
   roundsCpuUs: Array<number | null>;
+  /** The server process each round measured: a new one every round for both builds, one per kind for bare and Fastify alone. */
+  roundsPid: number[];
   rssPeakMb: number;
 }
 
@@ -183,7 +186,7 @@ function ratioSpread(a: ReadonlyArray<number | null>, b: ReadonlyArray<number | 
   return ratios.length === 0 ? null : { low: ratios[0]!, high: ratios[ratios.length - 1]! };
 }
 
-type Round = LoadResult & { cpuUsPerRequest: number | null; rssPeakMb: number };
+type Round = LoadResult & { cpuUsPerRequest: number | null; rssPeakMb: number; pid: number };
 
 function summarise(rounds: Round[]): KindFigure {
   const s = summariseRounds(rounds);
@@ -198,6 +201,7 @@ function summarise(rounds: Round[]): KindFigure {
     cpuUsPerRequest: cpu.some((c) => c === null) ? null : percentile(cpu as number[], 50),
     roundsRps: s.roundsRps,
     roundsCpuUs: cpu,
+    roundsPid: rounds.map((r) => r.pid),
     rssPeakMb: Math.max(...rounds.map((r) => r.rssPeakMb)),
   };
 }
@@ -209,7 +213,7 @@ async function measure(target: Running, spec: LoadSpec, settings: CompareSetting
   const result = await runLoad(target.server.baseUrl, spec, { connections: settings.connections, durationS: settings.durationS });
   const after = cpuTimeUs(target.server.pid);
   const cpuUsPerRequest = before !== undefined && after !== undefined && result.requests > 0 ? (after - before) / result.requests : null;
-  return { ...result, cpuUsPerRequest, rssPeakMb: phase.end() };
+  return { ...result, cpuUsPerRequest, rssPeakMb: phase.end(), pid: target.server.pid };
 }
 
 /** The status a server answers one request of a kind with, and the first bytes of its body. */
@@ -269,9 +273,16 @@ export async function compareBuilds(options: CompareOptions): Promise<CompareRes
       running.push(r);
       return r;
     };
+    const stop = async (r: Running) => {
+      await r.server.close();
+      r.rss.stop();
+      running.splice(running.indexOf(r), 1);
+    };
+    const startBuild = (name: 'current' | 'baseline', extra: Partial<SpawnOptions> = {}) =>
+      start(name, 'scripts/bench/reference-entry.ts', [], { ...launch(builds[name].build, builds[name].cwd), ...extra });
     log('starting both builds\' servers');
-    const current = await start('current', 'scripts/bench/reference-entry.ts', [], launch(builds.current.build, builds.current.cwd));
-    const base = await start('baseline', 'scripts/bench/reference-entry.ts', [], launch(builds.baseline.build, builds.baseline.cwd));
+    const current = await startBuild('current');
+    const base = await startBuild('baseline');
     const startRssMb = { current: current.rss.now(), baseline: base.rss.now() };
     const keyOf = (r: Running) => r.server.ready.loadKey as string;
     const repliesFileOf = (kind: RequestKind) => join(scratch, `replies-${kind}.json`);
@@ -293,27 +304,40 @@ export async function compareBuilds(options: CompareOptions): Promise<CompareRes
         : undefined;
       const bare = await start('bare', replayEntries.bare, [repliesFile], {});
       const fastify = await start('fastify', replayEntries.fastify, [repliesFile], {});
-      const targets = [current, ...(served ? [base] : []), bare, fastify];
-      const spec = (r: Running, seed: number) => kindRequest(kind, r.name === 'baseline' ? keyOf(base) : keyOf(current), seed);
-
-      if (settings.warmupS > 0) {
-        log(`${label}: warming up`);
-        for (const t of targets) await runLoad(t.server.baseUrl, spec(t, 1000), { connections: settings.connections, durationS: settings.warmupS });
-      }
-      const rounds = new Map<CompareServer, Round[]>(targets.map((t) => [t.name, []]));
+      // Each server is sent requests with the key it issued (a replaying server answers any key).
+      const spec = (r: Running, seed: number) => kindRequest(kind, (r.server.ready.loadKey as string | undefined) ?? keyOf(current), seed);
+      const warmUp = async (t: Running) => {
+        if (settings.warmupS > 0) await runLoad(t.server.baseUrl, spec(t, 1000), { connections: settings.connections, durationS: settings.warmupS });
+      };
+      log(`${label}: warming up bare node:http and Fastify alone`);
+      for (const t of [bare, fastify]) await warmUp(t);
+      const measured: CompareServer[] = served ? ['current', 'baseline', 'bare', 'fastify'] : ['current', 'bare', 'fastify'];
+      const rounds = new Map(measured.map((name) => [name, [] as Round[]]));
       for (let round = 0; round < settings.rounds; round++) {
-        // Each round in another order, so that no server always follows the same one; all are sent the same prompts.
-        const order = targets.map((_, i) => targets[(i + round) % targets.length]!);
-        for (const t of order) {
-          log(`${label}: ${t.name}, round ${round + 1} of ${settings.rounds}`);
-          rounds.get(t.name)!.push(await measure(t, spec(t, round + 1), settings));
+        // Both builds' servers are started afresh for every round and warmed up: one start of a server can
+        // cost more per request than another of the same build for its whole life (with one pair per run, two
+        // servers of the same commit, --baseline HEAD, put a listing at 0.68× to 1.25× the other in six runs,
+        // most rounds of a run on the same side), and the median of the rounds' ratios evens that out only
+        // when each round has its own pair.
+        // The two builds take turns to go first (started, warmed up and measured), one right after the other,
+        // then the replaying servers in turn: with a rotation of all four, one build went before the other in
+        // three rounds of four. All are sent the same prompts.
+        const names = (served ? (round % 2 === 0 ? ['current', 'baseline'] : ['baseline', 'current']) : ['current']) as Array<'current' | 'baseline'>;
+        const builds: Running[] = [];
+        for (const name of names) builds.push(await startBuild(name));
+        try {
+          log(`${label}: round ${round + 1} of ${settings.rounds}: warming up both builds' servers`);
+          for (const t of builds) await warmUp(t);
+          const order = [...builds, ...(round % 2 === 0 ? [bare, fastify] : [fastify, bare])];
+          for (const t of order) {
+            log(`${label}: ${t.name}, round ${round + 1} of ${settings.rounds}`);
+            rounds.get(t.name)!.push(await measure(t, spec(t, round + 1), settings));
+          }
+        } finally {
+          for (const t of builds) await stop(t);
         }
       }
-      for (const replaying of [bare, fastify]) {
-        await replaying.server.close();
-        replaying.rss.stop();
-        running.splice(running.indexOf(replaying), 1);
-      }
+      for (const replaying of [bare, fastify]) await stop(replaying);
       const fig = (name: CompareServer) => summarise(rounds.get(name)!);
       const figures = { current: fig('current'), bare: fig('bare'), fastify: fig('fastify'), ...(served && { baseline: fig('baseline') }) };
       kinds.push({
@@ -345,13 +369,11 @@ export async function compareBuilds(options: CompareOptions): Promise<CompareRes
       for (const name of ['current', 'baseline'] as const) {
         for (const k of kinds) {
           if (name === 'baseline' && !k.baseline) continue;
-          const fresh = await start(name, 'scripts/bench/reference-entry.ts', [], { ...launch(builds[name].build, builds[name].cwd), ...extra(name, k) });
+          const fresh = await startBuild(name, extra(name, k));
           try {
             await measure(name, k, fresh.server);
           } finally {
-            await fresh.server.close();
-            fresh.rss.stop();
-            running.splice(running.indexOf(fresh), 1);
+            await stop(fresh);
           }
         }
       }
@@ -483,6 +505,7 @@ export function cpuRatioText(ratios: Pick<KindComparison['ratios'], 'cpu' | 'cpu
  * the baseline's and reaches 75% of bare node:http; a short chat costs at most 1.2× the baseline's CPU and
  * reaches half of bare; streams, Anthropic messages and Responses calls cost no more than the chat
  * completion plus what their extra bytes and events cost bare node:http itself (bare's same difference).
+ * Each in CPU time and, when the run counted them (`--instructions`), in instructions too.
  */
 export function judgeComparison(results: Omit<CompareResults, 'targets'>): TargetVerdict[] {
   const of = (kind: RequestKind) => results.kinds.find((k) => k.kind === kind);

@@ -27,10 +27,10 @@ beforeAll(() => {
   run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/bench.ts', '--baseline', 'HEAD', '--quick', '--rounds', '2', '--kinds', 'models,chat,chat-stream', '--survivors', '--out', out], {
     cwd: root,
     encoding: 'utf8',
-    timeout: 170_000,
+    timeout: 280_000,
   });
   results = JSON.parse(readFileSync(join(out, 'bench-compare.json'), 'utf8')) as CompareResults;
-}, 180_000);
+}, 290_000);
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe('npm run bench -- --baseline HEAD --quick', () => {
@@ -50,8 +50,15 @@ describe('npm run bench -- --baseline HEAD --quick', () => {
 
   it('measures each kind on both builds, on bare node:http and on Fastify alone, alternately, with the CPU time per request', () => {
     expect(results.kinds.map((k) => k.kind)).toEqual(['models', 'chat', 'chat-stream']);
-    // --rounds 2: two rounds on every server.
+    // --rounds 2: two rounds on every server; both builds' servers started afresh for each round, the replaying
+    // servers once per kind.
     expect(results.settings.rounds).toBe(2);
+    for (const k of results.kinds) {
+      expect(new Set(k.current.roundsPid).size, k.kind).toBe(2);
+      expect(new Set(k.baseline!.roundsPid).size, k.kind).toBe(2);
+      expect(new Set(k.bare.roundsPid).size, k.kind).toBe(1);
+      expect(new Set(k.fastify.roundsPid).size, k.kind).toBe(1);
+    }
     for (const k of results.kinds) {
       for (const f of [k.current, k.baseline!, k.bare, k.fastify]) {
         expect(f.roundsRps).toHaveLength(2);

@@ -172,7 +172,7 @@ describe('profileBreakdown', () => {
 
 describe('judgeComparison', () => {
   const figure = (cpuUsPerRequest: number, rps: number): KindFigure => ({
-    rps, p50Ms: 1, p99Ms: 2, requests: 100, errors: 0, non2xx: 0, cpuUsPerRequest, roundsRps: [rps], roundsCpuUs: [cpuUsPerRequest], rssPeakMb: 100,
+    rps, p50Ms: 1, p99Ms: 2, requests: 100, errors: 0, non2xx: 0, cpuUsPerRequest, roundsRps: [rps], roundsCpuUs: [cpuUsPerRequest], roundsPid: [1], rssPeakMb: 100,
   });
   const kind = (k: KindComparison['kind'], current: KindFigure, bare: KindFigure, baseline?: KindFigure): KindComparison => ({
     kind: k,
