@@ -31,6 +31,8 @@ function figureRows(k: KindComparison, showInstructions: boolean): string[][] {
     ['', 'req/s', num(k.current.rps), cell(base, (f) => num(f.rps)), num(k.bare.rps), num(k.fastify.rps), times(k.ratios.rps), percent(k.ratios.currentVsBare), percent(k.ratios.baselineVsBare), percent(k.ratios.currentVsFastify)],
     ['', 'p50 / p99 ms', ...[k.current, base, k.bare, k.fastify].map((f) => cell(f, (g) => `${round(g.p50Ms)} / ${round(g.p99Ms)}`)), '', '', '', ''],
   ];
+  // The chat measured in the same rounds, on this tree's server and on bare: the allowance's terms.
+  if (k.chatBeside) rows.push(['', 'chat beside it, CPU µs/req', us(k.chatBeside.current.cpuUsPerRequest), '–', us(k.chatBeside.bare.cpuUsPerRequest), '–', '', '', '', '']);
   if (showInstructions) {
     const ours = k.instructions?.current?.perRequest;
     const theirs = k.instructions?.baseline?.perRequest;
@@ -123,7 +125,15 @@ export function renderComparisonMarkdown(results: CompareResults, headingLevel =
 export function brokenComparison(results: CompareResults): string[] {
   const broken: string[] = [];
   for (const k of results.kinds) {
-    for (const [name, f] of [['this tree', k.current], ['baseline', k.baseline], ['bare', k.bare], ['Fastify alone', k.fastify]] as const) {
+    const figures = [
+      ['this tree', k.current],
+      ['baseline', k.baseline],
+      ['bare', k.bare],
+      ['Fastify alone', k.fastify],
+      ['this tree, the chat beside it', k.chatBeside?.current],
+      ['bare, the chat beside it', k.chatBeside?.bare],
+    ] as const;
+    for (const [name, f] of figures) {
       if (!f) continue;
       const where = `${k.label} on ${name}`;
       if (!(f.rps > 0 && f.p50Ms > 0)) broken.push(`${where}: no figure`);

@@ -79,6 +79,23 @@ describe('npm run bench -- --baseline HEAD --quick', () => {
     expect(results.targets.length).toBeGreaterThan(0);
   });
 
+  it('measures the chat beside a kind judged against it, in the same rounds, on the same server of this tree and on bare', () => {
+    const [models, chat, stream] = results.kinds;
+    expect(models!.chatBeside).toBeUndefined();
+    expect(chat!.chatBeside).toBeUndefined();
+    const beside = stream!.chatBeside!;
+    expect(beside.current.roundsPid).toEqual(stream!.current.roundsPid);
+    expect(beside.bare.roundsPid).toHaveLength(2);
+    expect(beside.bare.roundsPid[0]).not.toBe(stream!.bare.roundsPid[0]);
+    for (const f of [beside.current, beside.bare]) {
+      expect({ errors: f.errors, non2xx: f.non2xx }).toEqual({ errors: 0, non2xx: 0 });
+      expect(f.rps).toBeGreaterThan(0);
+    }
+    const verdict = results.targets.find((t) => t.name === `${stream!.label}: CPU per request vs the chat completion`)!;
+    if (process.platform === 'linux') expect(verdict.measured).toMatch(/^\d+ µs \(allowed \d+\): \d\.\d\d×/);
+    expect(readFileSync(join(out, 'bench-compare.md'), 'utf8')).toContain('| chat beside it, CPU µs/req |');
+  });
+
   it('samples what outlives the young generation per request in both builds\' servers (--survivors)', () => {
     for (const k of results.kinds) {
       for (const build of ['current', 'baseline'] as const) {

@@ -214,6 +214,29 @@ describe('judgeComparison', () => {
     expect(verdicts[4]!.measured).toBe('225 µs (allowed 230)');
   });
 
+  it('judges a kind against the chat measured beside it round by round, when the run did', () => {
+    const rounds = (cpu: number[]): KindFigure => ({ ...figure(cpu[1]!, 3000), roundsCpuUs: cpu, roundsRps: cpu.map(() => 3000), roundsPid: cpu.map(() => 1) });
+    // The chat's own turn came in a fast phase of the host (150 µs, bare 50), the Anthropic message's in a slow
+    // one: bare itself paid 120 µs for it. Against the chat's own medians it is over its allowance
+    // (250 > 150 + 70); against the chat measured in its rounds (200–220 µs, bare 75–85) it is not.
+    const messages = Object.assign(kind('messages', rounds([240, 250, 260]), rounds([120, 120, 120])), {
+      chatBeside: { current: rounds([200, 210, 220]), bare: rounds([75, 80, 85]) },
+    });
+    const chat = kind('chat', figure(150, 5000), figure(50, 9000), figure(140, 5200));
+    const verdict = (kinds: KindComparison[]) => judgeComparison(results(kinds)).find((v) => v.name === 'messages: CPU per request vs the chat completion');
+    expect(verdict([chat, messages])).toMatchObject({ measured: '250 µs (allowed 250): 1.00× (rounds 0.98–1.02×)', met: true });
+    // Without the chat of its own in the run (--kinds messages), still judged.
+    expect(verdict([messages])).toMatchObject({ met: true });
+    // One round over its allowance of three is not the median.
+    messages.current = rounds([240, 250, 300]);
+    expect(verdict([messages])!.met).toBe(true);
+    messages.current = rounds([240, 260, 300]);
+    expect(verdict([messages])).toMatchObject({ measured: '260 µs (allowed 250): 1.04× (rounds 0.98–1.18×)', met: false });
+    // A run without the chat beside it (recorded before it was measured so): the chat's own medians.
+    const { chatBeside: _, ...before } = messages;
+    expect(verdict([chat, { ...before, current: rounds([240, 250, 260]) }])).toMatchObject({ measured: '250 µs (allowed 220)', met: false });
+  });
+
   it('says how far the rounds\' CPU ratios spread beside their median, and judges the median', () => {
     const models = kind('models', figure(102, 8000), figure(40, 10000), figure(100, 7900));
     models.ratios.cpuSpread = { low: 0.9, high: 1.155 };
