@@ -31,7 +31,7 @@ const USAGE = `  npm run bench                      full run (four to five minut
 Comparing this tree's server with another commit's (compare.ts), instead of the run above:
 
   npm run bench -- --baseline <ref>  both built, measured in turn on each kind of request beside bare node:http
-                                     and Fastify alone replaying this tree's answers (about fifteen minutes, plus the
+                                     and Fastify alone replaying this tree's answers (about eighteen minutes, plus the
                                      baseline's npm ci when its lock differs); bench-compare.json/.md
        … --kinds models,chat          only these kinds (models, chat, chat-stream, messages, messages-stream,
                                      responses, responses-stream)
