@@ -356,14 +356,10 @@ export async function compareBuilds(options: CompareOptions): Promise<CompareRes
             if (beside) await warmUp(t, 'chat');
           }
           type Turn = { server: Running; asked: RequestKind; into: Round[] };
-          const turn = (server: Running, asked: RequestKind = kind): Turn => ({ server, asked, into: rounds.get(server.name)! });
+          const turn = (server: Running, asked: RequestKind = kind, into = rounds.get(server.name)!): Turn => ({ server, asked, into });
           const ours = pair.find((t) => t.name === 'current')!;
-          const replaying = [turn(bare), ...(bareChat ? [{ server: bareChat, asked: 'chat' as const, into: chatRounds.bare }] : []), turn(fastify)];
-          const order: Turn[] = [
-            ...pair.map((t) => turn(t)),
-            ...(beside ? [{ server: ours, asked: 'chat' as const, into: chatRounds.current }] : []),
-            ...(round % 2 === 0 ? replaying : replaying.reverse()),
-          ];
+          const replaying = [turn(bare), ...(bareChat ? [turn(bareChat, 'chat', chatRounds.bare)] : []), turn(fastify)];
+          const order = [...pair.map((t) => turn(t)), ...(beside ? [turn(ours, 'chat', chatRounds.current)] : []), ...(round % 2 === 0 ? replaying : replaying.reverse())];
           for (const t of order) {
             log(`${label}: ${t.server.name}${t.asked === kind ? '' : ` (${kindLabels[t.asked]})`}, round ${round + 1} of ${settings.rounds}`);
             t.into.push(await measure(t.server, spec(t.server, round + 1, t.asked), settings));
@@ -536,6 +532,9 @@ export function cpuRatioText(ratios: Pick<KindComparison['ratios'], 'cpu' | 'cpu
   return spread === null || shown(spread.low) === shown(spread.high) ? `${shown(ratios.cpu)}×` : `${shown(ratios.cpu)}× (rounds ${shown(spread.low)}–${shown(spread.high)}×)`;
 }
 
+/** A kind's allowance: the chat's cost plus what bare node:http pays more for the kind than for the chat (never less than the chat's). */
+const allowanceOf = (chat: number, bareKind: number, bareChat: number) => chat + Math.max(0, bareKind - bareChat);
+
 /**
  * A kind's CPU per request against its allowance, the chat completion's plus what bare node:http pays more for
  * the kind than for the chat: `334 µs (allowed 290): 1.15× (rounds 1.02–1.30×)`. Round by round when the run
@@ -549,7 +548,7 @@ function allowanceInCpu(k: KindComparison, chat: KindComparison | undefined): { 
     const allowed = beside.current.roundsCpuUs.map((ownChat, i) => {
       const bare = k.bare.roundsCpuUs[i];
       const bareChat = beside.bare.roundsCpuUs[i];
-      return ownChat === null || bare === null || bare === undefined || bareChat === null || bareChat === undefined ? null : ownChat + Math.max(0, bare - bareChat);
+      return ownChat === null || bare === null || bare === undefined || bareChat === null || bareChat === undefined ? null : allowanceOf(ownChat, bare, bareChat);
     });
     const ratio = medianRatio(k.current.roundsCpuUs, allowed);
     const known = allowed.filter((a): a is number => a !== null);
@@ -562,7 +561,7 @@ function allowanceInCpu(k: KindComparison, chat: KindComparison | undefined): { 
   const bare = k.bare.cpuUsPerRequest;
   const chatCpu = chat.current.cpuUsPerRequest;
   const chatBare = chat.bare.cpuUsPerRequest;
-  const allowed = chatCpu !== null && chatBare !== null && bare !== null ? chatCpu + Math.max(0, bare - chatBare) : null;
+  const allowed = chatCpu !== null && chatBare !== null && bare !== null ? allowanceOf(chatCpu, bare, chatBare) : null;
   return {
     text: own === null || allowed === null ? 'not measured' : `${Math.round(own)} µs (allowed ${Math.round(allowed)})`,
     met: own !== null && allowed !== null && own <= allowed,
@@ -646,7 +645,7 @@ export function judgeComparison(results: Omit<CompareResults, 'targets'>): Targe
       const chatCounted = chat.instructions?.current?.perRequest;
       const chatCountedBare = chat.instructions?.bare?.perRequest;
       if (counted !== undefined && countedBare !== undefined && chatCounted !== undefined && chatCountedBare !== undefined) {
-        const allowedCount = chatCounted + Math.max(0, countedBare - chatCountedBare);
+        const allowedCount = allowanceOf(chatCounted, countedBare, chatCountedBare);
         verdicts.push({
           name: `${k.label}: instructions per request vs the chat completion`,
           goal: 'chat\'s + what its extra bytes and events cost bare',
