@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildServer } from '../../scripts/build-server.ts';
-import { countInstructions, haveCallgrind } from '../../scripts/bench/instructions.ts';
+import { countInstructions, countsAgree, haveCallgrind } from '../../scripts/bench/instructions.ts';
 import type { ReplayServer } from '../../scripts/bench/replies.ts';
 import { root } from '../../scripts/lib/paths.ts';
 import { serverLaunch } from '../../scripts/lib/server-launch.ts';
@@ -27,10 +27,16 @@ describe.runIf(process.platform === 'linux' && haveCallgrind())('countInstructio
       log: () => {},
     });
     for (const kind of ['models', 'chat'] as const) {
-      expect(counts[kind]).toMatchObject({ requests: 20, failed: 0 });
-      expect(counts[kind]!.passes).toHaveLength(2);
+      const { passes } = counts[kind]!;
+      // Counted twice, and again (up to four times) until the two lowest counts agree; the lowest is the figure.
+      expect(passes.length).toBeGreaterThanOrEqual(2);
+      expect(passes.length).toBeLessThanOrEqual(4);
+      if (passes.length < 4) expect(countsAgree(passes)).toBe(true);
+      if (passes.length > 2) expect(countsAgree(passes.slice(0, -1))).toBe(false);
+      expect(counts[kind]!.perRequest).toBe(Math.min(...passes));
+      expect(counts[kind]).toMatchObject({ requests: 10 * passes.length, failed: 0 });
       // V8's optimizing compiler is counted apart (it runs while these few requests warm the code up).
-      expect(counts[kind]!.compiler).toHaveLength(2);
+      expect(counts[kind]!.compiler).toHaveLength(passes.length);
       expect(counts[kind]!.compiler.some((n) => n > 0)).toBe(true);
       // Answering a request over HTTP takes tens of thousands of instructions at the very least.
       expect(counts[kind]!.perRequest).toBeGreaterThan(20_000);
@@ -48,7 +54,7 @@ describe.runIf(process.platform === 'linux' && haveCallgrind())('countInstructio
       const count = async (answer: ReturnType<typeof reply>, server: ReplayServer = 'bare') => {
         writeFileSync(replies, JSON.stringify({ 'GET /v1/models': answer }));
         const counts = await countInstructions({ replay: { server, replies }, nodeFlags: [], env: {}, kinds: ['models'], warmup: 20, requests: 10, log: () => {} });
-        expect(counts.models).toMatchObject({ requests: 20, failed: 0 });
+        expect(counts.models).toMatchObject({ requests: 10 * counts.models!.passes.length, failed: 0 });
         return counts.models!.perRequest;
       };
       const json = await count(reply('application/json', '{"data":[]}'));

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cpuRatioText, judgeComparison, type CompareResults, type KindComparison, type KindFigure } from '../../scripts/bench/compare.ts';
 import { COMPARE_END, COMPARE_START, END, START, writeComparison, writeFigures } from '../../scripts/bench/docs.ts';
+import { countsAgree } from '../../scripts/bench/instructions.ts';
 import { partOf, profileBreakdown } from '../../scripts/bench/profile-breakdown.ts';
 import { kindRequest, promptSequence, requestKinds } from '../../scripts/bench/requests.ts';
 import { keyPool } from '../../scripts/bench/images.ts';
@@ -291,6 +292,24 @@ describe('judgeComparison', () => {
       'GET /v1/models vs bare node:http',
       'GET /v1/models vs bare node:http, in instructions',
     ]);
+  });
+});
+
+describe('countsAgree', () => {
+  it('says a kind is counted again until its two lowest counts are within 1% of each other', () => {
+    // 6fe2d06's chat in one run: the second count with V8's compiler still busy.
+    expect(countsAgree([354_000, 315_000])).toBe(false);
+    expect(countsAgree([354_000, 315_000, 306_000])).toBe(false);
+    expect(countsAgree([354_000, 315_000, 306_000, 303_000])).toBe(true);
+    // This tree's listing and chat: the first count a little dearer, the second settled.
+    expect(countsAgree([98_000, 96_000])).toBe(false);
+    expect(countsAgree([98_000, 96_000, 96_500])).toBe(true);
+    expect(countsAgree([395_000, 394_000])).toBe(true);
+    expect(countsAgree([100_000, 101_000])).toBe(true);
+    expect(countsAgree([100_000, 101_001])).toBe(false);
+    // Fewer than two counts never agree.
+    expect(countsAgree([394_000])).toBe(false);
+    expect(countsAgree([])).toBe(false);
   });
 });
 
