@@ -38,7 +38,8 @@ Comparing this tree's server with another commit's (compare.ts), instead of the 
        … --rounds 15                  rounds of 3 s per server and kind (default 5; 1 to 100): on a noisy host
                                      the median of more rounds moves less between runs
        … --cpu-prof                   also profiles each kind on each build: where the CPU time goes
-       … --instructions               also counts instructions per request under callgrind (valgrind)
+       … --instructions               also counts instructions per request under callgrind (valgrind): some
+                                     twenty minutes more with all seven kinds
        … --survivors                  also samples what outlives the young generation per request (heap profiler)
        … --quick / --write-docs / --strict   as above
 
