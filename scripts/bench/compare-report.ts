@@ -87,7 +87,7 @@ function tables(results: CompareResults): Table[] {
   const figures: Table = {
     title:
       `This tree against the baseline (${results.baseline.ref}), bare node:http and Fastify alone (both replaying this tree's answers): ${s.connections} connections, ${s.rounds} round(s) of ${s.durationS} s per server and kind, ` +
-      `medians; ratios are the medians of the rounds' ratios (in brackets, the lowest and highest round's)${showInstructions ? `; instructions per request counted by callgrind (V8's optimizing compiler apart), the lowest of two to four counts (until two agree within 1%) of ${s.instructions.requests} requests after ${s.instructions.warmup} of each kind, the replaying servers' too (their shares: the inverse ratio of instructions)` : ''}`,
+      `medians; ratios are the medians of the rounds' ratios (in brackets, the lowest and highest round's)${showInstructions ? `; instructions per request counted by callgrind (V8's optimizing compiler apart), the lowest of two to four counts (until the two lowest agree within 1%, V8's compiler quiet in the lowest) of ${s.instructions.requests} requests after ${s.instructions.warmup} of each kind, the replaying servers' too (their shares: the inverse ratio of instructions)` : ''}`,
     headers: ['Request', 'Figure', 'this tree', 'baseline', 'bare node:http', 'Fastify alone', 'this tree / baseline', 'this tree / bare', 'baseline / bare', 'this tree / Fastify alone'],
     rows: results.kinds.flatMap((k) => figureRows(k, showInstructions)),
   };

@@ -19,7 +19,7 @@ import { kindRequest, type RequestKind } from './requests.ts';
 export interface InstructionCounts {
   /**
    * Instructions per answered request, all threads of the server's process but V8's optimizing compiler (see
-   * `compilerInstructions`): the lowest count, once two counts agree (`countsAgree`).
+   * `compilerInstructions`): the lowest count, once the counts have settled (`countsSettled`).
    */
   perRequest: number;
   /** Each count's instructions per request, the compiler's left out: two to four of them. */
@@ -101,12 +101,12 @@ export async function countInstructions(
     // Counted at least twice, kind after kind: work that runs on the clock (timers, V8's background tasks)
     // lands in whichever count is running when it fires, and is some fifty times more per request under
     // callgrind than natively; and code still being optimised runs dearer until it is. A kind is counted
-    // again until its two lowest counts agree (`countsAgree`), up to `MAX_PASSES`; the lowest is the figure,
+    // again until its counts have settled (`countsSettled`), up to `MAX_PASSES`; the lowest is the figure,
     // all are shown.
     for (let pass = 0; pass < MAX_PASSES; pass++) {
-      const due = specs.filter(([kind]) => pass < 2 || !countsAgree(counts[kind]!.passes));
+      const due = specs.filter(([kind]) => pass < 2 || !countsSettled(counts[kind]!.passes, counts[kind]!.compiler));
       for (const [kind, spec] of due) {
-        options.log(`instructions: ${kind}, ${options.requests} requests counted (pass ${pass + 1}${pass < 2 ? ' of at least 2' : ': the lowest two differ by more than 1%'})`);
+        options.log(`instructions: ${kind}, ${options.requests} requests counted (pass ${pass + 1}${pass < 2 ? ' of at least 2' : ': not settled yet'})`);
         control('--instr=on');
         // A few requests with instrumentation on before counting: the first run of each piece of code through
         // callgrind's translation is not the server's work.
@@ -129,6 +129,12 @@ export async function countInstructions(
         };
       }
     }
+    for (const [kind] of specs) {
+      const { passes, compiler } = counts[kind]!;
+      if (!countsSettled(passes, compiler)) {
+        options.log(`instructions: ${kind} did not settle in ${passes.length} counts (${passes.map((n, i) => `${thousandsOf(n)}, compiler ${thousandsOf(compiler[i]!)}`).join('; ')}): the lowest is the figure`);
+      }
+    }
   } finally {
     await server.close();
     rmSync(dir, { recursive: true, force: true });
@@ -136,23 +142,30 @@ export async function countInstructions(
   return counts;
 }
 
+const thousandsOf = (n: number) => `${(n / 1000).toFixed(1)}k`;
+
 /** The most counts of one kind (`countInstructions`): four of a streamed answer on the baseline take minutes. */
 const MAX_PASSES = 4;
 
 /**
- * Whether a kind's counts have settled: its two lowest within 1% of the lowest. Two counts of this tree
- * agree within 1% (a run's figures within 0.6% of another's), but a build whose code V8 is still optimising
- * after the warm-up does not: 6fe2d06's chat counted 354k then 315k in one run, 354k then 303k in another
- * (its compiler busy in the 315k count, idle in the 303k one), which moved its ratio to this tree from 1.25×
- * to 1.30×.
+ * Whether a kind's counts have settled: its two lowest within 1% of the lowest, and V8's optimizing compiler
+ * quiet during the lowest (under 1% of it). Two counts of this tree agree within 1% (a run's figures within
+ * 0.6% of another's), but a build whose code V8 is still optimising after the warm-up does not: 6fe2d06's chat
+ * counted 354k then 315k in one run, 354k then 303k in another (its compiler busy in the 315k count, idle in
+ * the 303k one), which moved its ratio to this tree from 1.25× to 1.30×. Two counts can also agree while the
+ * compiler is busy in both (401.8k and 398.7k for a chat whose settled count is 394k, 25k–28k instructions of
+ * compiler a request in each): they are not the figure either.
  *
  * @example
- * countsAgree([354_000, 315_000]); // false: counted again
- * countsAgree([354_000, 315_000, 303_000, 304_000]); // true
+ * countsSettled([354_000, 315_000], [8_000, 23_000]); // false: counted again
+ * countsSettled([354_000, 315_000, 303_000, 304_000], [8_000, 23_000, 0, 0]); // true
  */
-export function countsAgree(passes: readonly number[]): boolean {
-  const [lowest, next] = [...passes].sort((a, b) => a - b);
-  return lowest !== undefined && next !== undefined && next - lowest <= lowest * 0.01;
+export function countsSettled(passes: readonly number[], compiler: readonly number[]): boolean {
+  const order = passes.map((_, i) => i).sort((a, b) => passes[a]! - passes[b]!);
+  const [lowest, next] = order;
+  if (lowest === undefined || next === undefined) return false;
+  const figure = passes[lowest]!;
+  return passes[next]! - figure <= figure * 0.01 && (compiler[lowest] ?? 0) <= figure * 0.01;
 }
 
 /** The instructions of the dump made with `--dump=<tag>`, and the compiler's among them (its file is removed once read). */
