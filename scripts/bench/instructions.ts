@@ -15,6 +15,7 @@ import { runLoad } from './load.ts';
 import { startEntry } from './processes.ts';
 import { replayEntries, type ReplayServer } from './replies.ts';
 import { kindRequest, type RequestKind } from './requests.ts';
+import { thousands } from './stats.ts';
 
 export interface InstructionCounts {
   /**
@@ -132,7 +133,7 @@ export async function countInstructions(
     for (const [kind] of specs) {
       const { passes, compiler } = counts[kind]!;
       if (!countsSettled(passes, compiler)) {
-        options.log(`instructions: ${kind} did not settle in ${passes.length} counts (${passes.map((n, i) => `${thousandsOf(n)}, compiler ${thousandsOf(compiler[i]!)}`).join('; ')}): the lowest is the figure`);
+        options.log(`instructions: ${kind} did not settle in ${passes.length} counts (${passes.map((n, i) => `${thousands(n)}, compiler ${thousands(compiler[i]!)}`).join('; ')}): the lowest is the figure`);
       }
     }
   } finally {
@@ -141,8 +142,6 @@ export async function countInstructions(
   }
   return counts;
 }
-
-const thousandsOf = (n: number) => `${(n / 1000).toFixed(1)}k`;
 
 /** The most counts of one kind (`countInstructions`): four of a streamed answer on the baseline take minutes. */
 const MAX_PASSES = 4;

@@ -221,7 +221,7 @@ export interface TokenText {
 export function limitTokens(text: string, limit: number | null, form: TextForm = 'pieces'): TokenText {
   if (form === 'whole') {
     // Counted first: a whole text within its limit (the usual answer: Anthropic's max_tokens is required, and
-    // rarely reached) needs no array of its tokens, which cost an Anthropic message some 3k instructions more
+    // rarely reached) needs no array of its tokens, which cost an Anthropic message some 2k instructions more
     // than the count (callgrind). Only a text that is cut is then encoded as well.
     const count = countTokens(text);
     if (limit === null || count <= limit) return { text, pieces: wholePieces(text), tokenCount: count, truncated: false };
