@@ -114,17 +114,22 @@ interface Frames {
  * The frames of a source's next events: one when paced, otherwise as many as come at once, up to a batch (a
  * source made whole beforehand, the engine's answer, is read at once); it stops at an event that is not there
  * yet, which goes out alone when it comes.
+ *
+ * The frames are joined once at the end rather than added one by one: a string added to makes a tree of
+ * pieces, and Node measures such a string's UTF-8 length (for Content-Length and for the socket) by walking
+ * it character by character, a flat one at once (about 3% of a streamed chat's instructions, callgrind).
  */
 function readFrames(events: Iterator<SseEvent> | AsyncIterator<SseEvent>, paced: boolean): Frames {
-  let text = '';
-  let count = 0;
+  const frames: string[] = [];
+  let length = 0;
   for (;;) {
     const next = events.next();
-    if (next instanceof Promise) return { text, count, done: false, pending: next };
-    if (next.done) return { text, count, done: true };
-    count++;
-    text += frame(next.value);
-    if (paced || text.length >= BATCH_CHARACTERS) return { text, count, done: false };
+    if (next instanceof Promise) return { text: frames.join(''), count: frames.length, done: false, pending: next };
+    if (next.done) return { text: frames.join(''), count: frames.length, done: true };
+    const framed = frame(next.value);
+    frames.push(framed);
+    length += framed.length;
+    if (paced || length >= BATCH_CHARACTERS) return { text: frames.join(''), count: frames.length, done: false };
   }
 }
 
