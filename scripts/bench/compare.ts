@@ -468,7 +468,8 @@ export async function compareBuilds(options: CompareOptions): Promise<CompareRes
           kinds: served,
           warmup: settings.instructions.warmup,
           requests: settings.instructions.requests,
-          log,
+          // Each line says whose counts it gives (a kind that does not settle is named in the log).
+          log: (line) => log(`${name}: ${line}`),
         });
         for (const k of kinds) {
           const count = counts[k.kind];
@@ -479,8 +480,9 @@ export async function compareBuilds(options: CompareOptions): Promise<CompareRes
       // and events cost node:http itself (the allowances' targets), and Fastify alone, in a figure the
       // machine's load does not move.
       for (const server of ['bare', 'fastify'] as const) {
+        const who = server === 'bare' ? 'bare node:http' : 'Fastify alone';
         for (const k of kinds) {
-          log(`instructions: ${server === 'bare' ? 'bare node:http' : 'Fastify alone'}, ${k.label}, under callgrind`);
+          log(`instructions: ${who}, ${k.label}, under callgrind`);
           const counts = await countInstructions({
             replay: { server, replies: repliesFileOf(k.kind) },
             nodeFlags: options.serverFlags,
@@ -488,7 +490,7 @@ export async function compareBuilds(options: CompareOptions): Promise<CompareRes
             kinds: [k.kind],
             warmup: settings.instructions.warmup,
             requests: settings.instructions.requests,
-            log,
+            log: (line) => log(`${who}: ${line}`),
           });
           const count = counts[k.kind];
           if (count && k.instructions) k.instructions[server] = count;
