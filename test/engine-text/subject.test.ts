@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/lib/random.ts';
-import { analyseSubject, sentencesOf, withoutFinalMarks } from '../../src/server/domain/engine/text/subject.ts';
+import { analyseSubject, collapseSpaces, sentencesOf, toSecondPerson, withoutFinalMarks } from '../../src/server/domain/engine/text/subject.ts';
 
 describe('analyseSubject', () => {
   it.each([
@@ -110,5 +110,40 @@ describe('reading text', () => {
       const text = `${'?'.repeat(1_000_000)}a${'!'.repeat(10)}`;
       expect(withoutFinalMarks(text)).toBe(text.slice(0, 1_000_001));
     });
+  });
+});
+
+/**
+ * Both functions test first whether their replace has anything to change, and return the text as it is
+ * when not: they must give exactly what the replace alone gives, for every character and mix of them.
+ */
+describe('the tests before a replace', () => {
+  const everyCodeUnit = Array.from({ length: 0x10000 }, (_, code) => String.fromCharCode(code));
+  const mixes = (alphabet: readonly string[], seed: number) => {
+    const rng = new Rng(seed);
+    return Array.from({ length: 20_000 }, () => Array.from({ length: rng.int(0, 12) }, () => rng.pick(alphabet)).join(''));
+  };
+
+  it('collapseSpaces gives what collapsing every run of whitespace and trimming gives', () => {
+    const collapsed = (text: string) => text.replace(/\s+/g, ' ').trim();
+    for (const c of everyCodeUnit) {
+      for (const text of [c, `a${c}b`, `a ${c}b`, `${c}a`, `a${c}`]) expect(collapseSpaces(text), JSON.stringify(text)).toBe(collapsed(text));
+    }
+    const alphabet = ['a', 'Bc', ' ', ' ', '  ', '\t', '\n', '\r\n', '\v', '\f', '\u00a0', '\u2003', '\u2028', '\u3000', '\ufeff', '\u200b', 'é', '😀'];
+    for (const text of mixes(alphabet, 1)) expect(collapseSpaces(text), JSON.stringify(text)).toBe(collapsed(text));
+  });
+
+  it('toSecondPerson gives what replacing each first-person word gives', () => {
+    const first: Record<string, string> = { i: 'you', me: 'you', my: 'your', mine: 'yours', myself: 'yourself', "i'm": "you're", "i've": "you've", "i'll": "you'll", "i'd": "you'd", am: 'are', we: 'you', us: 'you', our: 'your', ours: 'yours' };
+    const replaced = (text: string) => text.replace(/[\p{L}']+/gu, (word) => (Object.hasOwn(first, word.toLowerCase()) ? first[word.toLowerCase()]! : word));
+    for (const c of everyCodeUnit) {
+      for (const text of [c, `${c}my`, `my${c}`, `i${c}`, `${c}us ${c}`]) expect(toSecondPerson(text), JSON.stringify(text)).toBe(replaced(text));
+    }
+    // Every key in several cases, words that only begin or end like one, letters that fold or lower to
+    // ASCII (long s, Kelvin, dotted and dotless i), and what separates words.
+    const words = [...Object.keys(first), 'I', 'My', 'MYSELF', "I'M", 'Us', 'oUR', 'myth', 'amy', 'ours1', "'", "we'll", 'uſ', 'ſ', 'K', 'İ', 'ı', 'naïve', 'é'];
+    const between = [' ', ' ', ',', '-', '1', '.', '\u00a0', '\u0301', '😀'];
+    const alphabet = [...words, ...between, ...between];
+    for (const text of mixes(alphabet, 2)) expect(toSecondPerson(text), JSON.stringify(text)).toBe(replaced(text));
   });
 });

