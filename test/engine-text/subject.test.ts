@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/lib/random.ts';
-import { analyseSubject, collapseSpaces, sentencesOf, toSecondPerson, withoutFinalMarks } from '../../src/server/domain/engine/text/subject.ts';
+import { analyseSubject, collapseSpaces, isAllDigits, isCapitalised, sentencesOf, toSecondPerson, withoutFinalMarks } from '../../src/server/domain/engine/text/subject.ts';
 
 describe('analyseSubject', () => {
   it.each([
@@ -114,10 +114,10 @@ describe('reading text', () => {
 });
 
 /**
- * Both functions test first whether their replace has anything to change, and return the text as it is
- * when not: they must give exactly what the replace alone gives, for every character and mix of them.
+ * Functions that answer from a cheap test before an expression (a replace, or a test of Unicode classes) must
+ * give exactly what the expression alone gives, for every character and mix of them.
  */
-describe('the tests before a replace', () => {
+describe('the shortcuts before an expression', () => {
   const everyCodeUnit = Array.from({ length: 0x10000 }, (_, code) => String.fromCharCode(code));
   const mixes = (alphabet: readonly string[], seed: number) => {
     const rng = new Rng(seed);
@@ -131,6 +131,19 @@ describe('the tests before a replace', () => {
     }
     const alphabet = ['a', 'Bc', ' ', ' ', '  ', '\t', '\n', '\r\n', '\v', '\f', '\u00a0', '\u2003', '\u2028', '\u3000', '\ufeff', '\u200b', 'é', '😀'];
     for (const text of mixes(alphabet, 1)) expect(collapseSpaces(text), JSON.stringify(text)).toBe(collapsed(text));
+  });
+
+  it('isCapitalised and isAllDigits give what their expressions give', () => {
+    for (const c of everyCodeUnit) {
+      for (const word of [c, `${c}a`, `${c}1`, `${c}${c}`, `${c}\udc00`]) {
+        expect(isCapitalised(word), JSON.stringify(word)).toBe(/^\p{Lu}/u.test(word));
+        expect(isAllDigits(word), JSON.stringify(word)).toBe(/^\p{N}+$/u.test(word));
+      }
+    }
+    for (const word of ['𝐀bc', '𝟙𝟚', '٣٤', 'Ⅻ', '½', '12a', '007']) {
+      expect(isCapitalised(word), word).toBe(/^\p{Lu}/u.test(word));
+      expect(isAllDigits(word), word).toBe(/^\p{N}+$/u.test(word));
+    }
   });
 
   it('toSecondPerson gives what replacing each first-person word gives', () => {

@@ -110,6 +110,22 @@ const WORD = /[\p{L}\p{N}][\p{L}\p{N}'-]*/gu;
 const CAPITALISED = /^\p{Lu}/u;
 const TWO_CAPITALS = /^\p{Lu}{2}$/u;
 const DIGITS = /^\p{N}+$/u;
+
+/**
+ * Whether a word begins with a capital letter (`\p{Lu}`). Most words begin with an ASCII character, where that
+ * is A–Z: read from the code, it saves an expression's call on each word (with `isAllDigits`, some 3.5k of a
+ * short chat's 363k instructions, callgrind).
+ */
+export function isCapitalised(word: string): boolean {
+  const first = word.charCodeAt(0);
+  return first < 0x80 ? first >= 0x41 && first <= 0x5a : CAPITALISED.test(word);
+}
+
+/** Whether a word is all digits (`\p{N}`): one that begins with an ASCII character other than 0–9 is not. */
+export function isAllDigits(word: string): boolean {
+  const first = word.charCodeAt(0);
+  return (first >= 0x80 || (first >= 0x30 && first <= 0x39)) && DIGITS.test(word);
+}
 const MAX_PHRASE_WORDS = 9;
 
 /*
@@ -250,7 +266,7 @@ export function analyseSubject(rawText: string): Subject {
     }
     const lower = word.toLowerCase();
     // A capital after a sentence end is grammar, not a name.
-    const capital = CAPITALISED.test(word) && !isSentenceStart(text, start) && lower !== 'i';
+    const capital = isCapitalised(word) && !isSentenceStart(text, start) && lower !== 'i';
     if (capital && properEnd === start - 1 && text.charCodeAt(start - 1) === 32 && nameWords < MAX_NAME_WORDS) {
       properNouns[properNouns.length - 1] += ` ${word}`;
       nameWords++;
@@ -258,7 +274,7 @@ export function analyseSubject(rawText: string): Subject {
       continue;
     }
     properEnd = -1;
-    if (STOPWORDS.has(lower) || seen.has(lower) || (lower.length < 3 && !TWO_CAPITALS.test(word)) || DIGITS.test(word)) continue;
+    if (STOPWORDS.has(lower) || seen.has(lower) || (lower.length < 3 && !TWO_CAPITALS.test(word)) || isAllDigits(word)) continue;
     seen.add(lower);
     if (capital) {
       properNouns.push(word);
