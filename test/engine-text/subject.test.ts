@@ -91,11 +91,13 @@ describe('reading text', () => {
       });
     }
 
-    it('cuts collapsed text into sentences as split(/(?<=[.!?])\\s+|\\n+/) does', () => {
+    it('cuts text into sentences as split(/(?<=[.!?]) /) does, and collapsed text as split(/(?<=[.!?])\\s+|\\n+/)', () => {
       for (const raw of [...texts(13, 3000, true), ...texts(14, 3000, false)]) {
         const text = raw.replace(/\s+/g, ' ').trim();
         const expected = text.split(/(?<=[.!?])\s+|\n+/).map((s) => s.trim()).filter(Boolean);
         expect(sentencesOf(text), JSON.stringify(text)).toEqual(expected);
+        // Text not collapsed too: exactly the cuts of the expression the loop stands for.
+        expect(sentencesOf(raw), JSON.stringify(raw)).toEqual(raw.split(/(?<=[.!?]) /).filter(Boolean));
       }
     });
 

@@ -171,7 +171,18 @@ function trimPhrase(phrase: string): string {
  * sentencesOf('Hi! What is a black hole?'); // ['Hi!', 'What is a black hole?']
  */
 export function sentencesOf(text: string): string[] {
-  return text.split(/(?<=[.!?]) /).filter(Boolean);
+  // A loop over the spaces rather than `split(/(?<=[.!?]) /)`: the same cuts, at about half the cost (the
+  // split's look-behind is tried at every character; a chat's message is cut on every request).
+  const sentences: string[] = [];
+  let from = 0;
+  for (let at = text.indexOf(' '); at !== -1; at = text.indexOf(' ', at + 1)) {
+    const before = text.charCodeAt(at - 1);
+    if (before !== 0x2e && before !== 0x21 && before !== 0x3f) continue; // . ! ?
+    if (at > from) sentences.push(text.slice(from, at));
+    from = at + 1;
+  }
+  if (from < text.length) sentences.push(text.slice(from));
+  return sentences;
 }
 
 /** Picks the sentence that carries the request: the first question, else the first that is not a greeting. */
