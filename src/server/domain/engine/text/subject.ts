@@ -126,6 +126,7 @@ export function isAllDigits(word: string): boolean {
   const first = word.charCodeAt(0);
   return (first >= 0x80 || (first >= 0x30 && first <= 0x39)) && DIGITS.test(word);
 }
+
 const MAX_PHRASE_WORDS = 9;
 
 /*
