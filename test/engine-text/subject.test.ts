@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/lib/random.ts';
-import { analyseSubject, collapseSpaces, isAllDigits, isCapitalised, sentencesOf, toSecondPerson, withoutFinalMarks } from '../../src/server/domain/engine/text/subject.ts';
+import { analyseSubject, collapseSpaces, FIRST_TO_SECOND, isAllDigits, isCapitalised, sentencesOf, toSecondPerson, withoutFinalMarks } from '../../src/server/domain/engine/text/subject.ts';
 
 describe('analyseSubject', () => {
   it.each([
@@ -149,14 +149,14 @@ describe('the shortcuts before an expression', () => {
   });
 
   it('toSecondPerson gives what replacing each first-person word gives', () => {
-    const first: Record<string, string> = { i: 'you', me: 'you', my: 'your', mine: 'yours', myself: 'yourself', "i'm": "you're", "i've": "you've", "i'll": "you'll", "i'd": "you'd", am: 'are', we: 'you', us: 'you', our: 'your', ours: 'yours' };
-    const replaced = (text: string) => text.replace(/[\p{L}']+/gu, (word) => (Object.hasOwn(first, word.toLowerCase()) ? first[word.toLowerCase()]! : word));
+    // The replace alone, with the module's own table.
+    const replaced = (text: string) => text.replace(/[\p{L}']+/gu, (word) => FIRST_TO_SECOND.get(word.toLowerCase()) ?? word);
     for (const c of everyCodeUnit) {
       for (const text of [c, `${c}my`, `my${c}`, `i${c}`, `${c}us ${c}`]) expect(toSecondPerson(text), JSON.stringify(text)).toBe(replaced(text));
     }
     // Every key in several cases, words that only begin or end like one, letters that fold or lower to
     // ASCII (long s, Kelvin, dotted and dotless i), and what separates words.
-    const words = [...Object.keys(first), 'I', 'My', 'MYSELF', "I'M", 'Us', 'oUR', 'myth', 'amy', 'ours1', "'", "we'll", 'uſ', 'ſ', 'K', 'İ', 'ı', 'naïve', 'é'];
+    const words = [...FIRST_TO_SECOND.keys(), 'I', 'My', 'MYSELF', "I'M", 'Us', 'oUR', 'myth', 'amy', 'ours1', "'", "we'll", 'uſ', 'ſ', 'K', 'İ', 'ı', 'naïve', 'é'];
     const between = [' ', ' ', ',', '-', '1', '.', '\u00a0', '\u0301', '😀'];
     const alphabet = [...words, ...between, ...between];
     for (const text of mixes(alphabet, 2)) expect(toSecondPerson(text), JSON.stringify(text)).toBe(replaced(text));

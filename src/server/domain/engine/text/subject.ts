@@ -49,7 +49,7 @@ const STOPWORDS = new Set(
 
 // A Map, not an object: a word of the message is looked up, and an object would answer `constructor` with
 // its prototype's (the phrase then read "function Object() { [native code] }").
-const FIRST_TO_SECOND = new Map(Object.entries({
+export const FIRST_TO_SECOND = new Map(Object.entries({
   i: 'you', me: 'you', my: 'your', mine: 'yours', myself: 'yourself', "i'm": "you're", "i've": "you've",
   "i'll": "you'll", "i'd": "you'd", am: 'are', we: 'you', us: 'you', our: 'your', ours: 'yours',
 }));
