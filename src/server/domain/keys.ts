@@ -71,16 +71,18 @@ export interface KeyVerifier {
  */
 export function createKeyVerifier(store: Store, options: { demoKeys: boolean; now: () => Date }): KeyVerifier {
   const lastTouched = new Map<string, number>();
+  const accept = (record: ApiKeyRecord | undefined): ApiKeyRecord => {
+    if (!record || record.revokedAt || (record.demo && !options.demoKeys)) throw unauthenticated(INVALID_KEY);
+    const at = options.now();
+    if (at.getTime() - (lastTouched.get(record.id) ?? 0) >= TOUCH_INTERVAL_MS) {
+      lastTouched.set(record.id, at.getTime());
+      store.touchKey(record.id, at).catch(() => lastTouched.delete(record.id));
+    }
+    return record;
+  };
   return {
-    async verify(key) {
-      const record = key ? await store.findKeyByHash(hashKey(key)) : undefined;
-      if (!record || record.revokedAt || (record.demo && !options.demoKeys)) throw unauthenticated(INVALID_KEY);
-      const at = options.now();
-      if (at.getTime() - (lastTouched.get(record.id) ?? 0) >= TOUCH_INTERVAL_MS) {
-        lastTouched.set(record.id, at.getTime());
-        store.touchKey(record.id, at).catch(() => lastTouched.delete(record.id));
-      }
-      return record;
-    },
+    // Not an async function: the store's promise is handed on with one `then`, where an async function awaiting
+    // it would add a promise of its own on every authenticated request.
+    verify: (key) => (key ? store.findKeyByHash(hashKey(key)).then(accept) : Promise.reject(unauthenticated(INVALID_KEY))),
   };
 }
