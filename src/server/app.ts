@@ -3,7 +3,7 @@
  * come from the descriptions it serves (the public contract and its own admin API). `buildApp` makes the
  * server; `main.ts` runs it. docs/architecture.md draws a request's way through it.
  */
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { contract } from '../contract/index.ts';
 import { builtInEntries, createCatalogue } from './catalogue/catalogue.ts';
 import type { CatalogueEntry } from './catalogue/catalogue-file.ts';
@@ -24,6 +24,7 @@ import { clientErrorHandler, frameworkErrors } from './http/client-errors.ts';
 import { registerCors } from './http/cors.ts';
 import { installErrorHandling } from './http/errors.ts';
 import { bodyLimits } from './http/json-structure.ts';
+import { defaultLogOptions, logTo, serverLogger, type LogOptions } from './http/logger.ts';
 import { registerFavicon } from './http/favicon.ts';
 import { addSecurityHeaders } from './http/security-headers.ts';
 import { refuseWhileClosing } from './http/shutdown.ts';
@@ -57,8 +58,8 @@ export interface GatewayOptions {
   tokenDelayMs?: number;
   /** Origins allowed by CORS: `true` for any (default), or a list. */
   corsOrigins?: true | string[];
-  /** Fastify's logger option (default: warnings and errors only). */
-  logger?: FastifyServerOptions['logger'];
+  /** The server's log: `false` for none, or pino's options and a stream (default: warnings and errors, to standard output). */
+  logger?: false | LogOptions;
   /** The clock (default: the system's): `created` timestamps, the UTC day of quotas, session expiry. */
   now?: () => Date;
   /** The dashboard's admin token; when absent, one is generated (read it from `app.dashboard.adminToken`). */
@@ -95,12 +96,11 @@ export async function buildApp(options: GatewayOptions = {}): Promise<FastifyIns
   const { http, ...limits } = serverTimeouts(timeouts);
   const app = Fastify({
     bodyLimit: bodyLimits.bytes,
-    logger: options.logger ?? { level: 'warn', redact: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers["x-admin-token"]', 'req.headers.cookie'] },
-    // One log line per request would cost throughput and say nothing the client does not see; faults are logged.
+    // Fastify's own logger costs every request work that only its request logging uses: the server's is put on
+    // the app and each request instead (http/logger.ts).
+    logger: false,
+    // No line per request, whichever logger reads them (Fastify's request-logging lines are this controller's).
     logController: new LogController({ disableRequestLogging: true }),
-    // No child logger per request: with redaction on, pino's child() cost ~10% of the model listing's
-    // throughput (npm run bench). Faults are logged with their method and URL instead of a request id.
-    childLoggerFactory: (logger) => logger,
     ...limits,
     http: { ...http, maxHeaderSize: MAX_HEADER_BYTES },
     clientErrorHandler: clientErrorHandler(timeouts, MAX_HEADER_BYTES),
@@ -110,11 +110,14 @@ export async function buildApp(options: GatewayOptions = {}): Promise<FastifyIns
     return503OnClosing: false,
     forceCloseConnections: 'idle',
   });
+  // First, before any other hook: every request's logger is the server's from its first hook on.
+  const log = serverLogger(options.logger ?? defaultLogOptions);
+  logTo(app, log);
 
   const store =
     typeof options.store === 'object'
       ? options.store
-      : await createStore(options.store ?? 'data/gateway.sqlite', { poolSize: options.databasePoolSize, warn: (message) => app.log.warn(message) });
+      : await createStore(options.store ?? 'data/gateway.sqlite', { poolSize: options.databasePoolSize, warn: (message) => log.warn(message) });
   const demoKeys = options.demoKeys ?? true;
   const now = options.now ?? (() => new Date());
   const configuredToken = options.adminToken?.trim() || undefined;

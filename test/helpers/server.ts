@@ -26,13 +26,16 @@ export interface TestServer {
 export interface TestServerOptions extends GatewayOptions {
   /** Check every answer against the contract (default true; off for a server that is wrong on purpose). */
   checkContract?: boolean;
+  /** Adds to the app before it listens (routes that misbehave on purpose). */
+  extend?: (app: FastifyInstance) => void;
 }
 
 export async function startServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const { checkContract = true, ...gateway } = options;
+  const { checkContract = true, extend, ...gateway } = options;
   const violations: string[] = [];
   const app = await buildApp({ store: 'memory', logger: false, ...gateway });
   if (checkContract) checkAnswers(app, (v) => violations.push(v));
+  extend?.(app);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('server has no port');
