@@ -202,18 +202,26 @@ function removeOldBuilds(current: string, previous: string | undefined): void {
 }
 
 /**
- * Which of the builds `names` running processes may load files from: those a process names by their folder
- * (an argument, or its working folder), or all of them while one names this checkout's `dist/node` (which
- * build that is, nothing says) or when the running processes cannot be listed.
+ * Which of the builds `names` running processes may load files from: those a process names by their folder in
+ * this checkout (an argument, or its working folder), or all of them while one names this checkout's
+ * `dist/node` (which build that is, nothing says) or when the running processes cannot be listed. Another
+ * checkout's build of the same sources has the same name, in its own `dist`: its servers do not keep ours.
  */
 function buildsInUse(names: string[]): Set<string> | 'all' {
   const processes = runningProcesses();
   if (!processes) return 'all';
   const dist = realpathSync(join(root, 'dist'));
+  const builds = realpathSync(buildsDir);
   const used = new Set<string>();
   for (const { args, cwd } of processes) {
     for (const text of cwd === undefined ? args : [...args, cwd]) {
-      for (const name of names) if (text.includes(`node-builds/${name}`)) used.add(name);
+      for (const name of names) {
+        const at = text.indexOf(`node-builds/${name}`);
+        if (at < 0) continue;
+        // Kept unless its folder is certainly another: one not found (a checkout moved since) may be ours.
+        const folder = folderOf(text, at + 'node-builds'.length, cwd);
+        if (folder === undefined || folder === 'unknown' || folder === builds) used.add(name);
+      }
       if (throughLink(text, cwd, dist)) return 'all';
     }
   }
@@ -224,15 +232,24 @@ function buildsInUse(names: string[]): Set<string> | 'all' {
 function throughLink(arg: string, cwd: string | undefined, dist: string): boolean {
   const at = /dist\/node(?:\/|$)/.exec(arg)?.index;
   if (at === undefined) return false;
-  // The folder it names `dist`, from after an option's `=` (`--import=dist/node/…`) or a file URL's scheme.
-  let folder = arg.slice(arg.lastIndexOf('=', at) + 1, at + 'dist'.length);
+  // A folder not found is not this checkout's `dist`, which is there.
+  const folder = folderOf(arg, at + 'dist'.length, cwd);
+  return folder === 'unknown' || folder === dist;
+}
+
+/**
+ * The real path of the folder a process's argument names up to `end` (from after an option's `=`, as in
+ * `--import=dist/node/…`, or a file URL's scheme), resolved from its working folder: undefined when that is no
+ * folder on this machine, 'unknown' when the path is relative and the working folder is not known.
+ */
+function folderOf(arg: string, end: number, cwd: string | undefined): string | undefined | 'unknown' {
+  let folder = arg.slice(arg.lastIndexOf('=', end) + 1, end);
   if (folder.startsWith('file://')) folder = fileURLToPath(folder);
-  if (!isAbsolute(folder) && cwd === undefined) return true;
+  if (!isAbsolute(folder) && cwd === undefined) return 'unknown';
   try {
-    return realpathSync(resolve(cwd ?? '/', folder)) === dist;
+    return realpathSync(resolve(cwd ?? '/', folder));
   } catch {
-    // Not a folder on this machine: not ours.
-    return false;
+    return undefined;
   }
 }
 

@@ -11,7 +11,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -159,6 +159,23 @@ describe('building the server while it runs', () => {
     const next = await build();
     expect(builds()).toEqual([last, next].map((dir) => dir.split('/').at(-1)).sort());
     last = next;
+  }, 60_000);
+
+  it('does not keep a build for a process of another checkout that runs its own build of the same sources', async () => {
+    const name = last.split('/').at(-1)!;
+    // Another checkout of the same commit (a clone beside this one): its build of these sources has the same
+    // name, in its own dist. A process that names it, as `npm start` there names its build.
+    const other = join(copy, 'other-checkout', 'dist', 'node-builds', name);
+    mkdirSync(other, { recursive: true });
+    const elsewhere = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', join(other, 'src', 'server', 'main.js')], { stdio: 'ignore' });
+    running.push(elsewhere);
+    changeSources();
+    await build();
+    changeSources();
+    last = await build();
+    const kept = builds();
+    await stop(elsewhere);
+    expect(kept).not.toContain(name);
   }, 60_000);
 
   it('keeps the build a server runs from by its own folder, as npm start runs it, until it stops', async () => {
