@@ -136,19 +136,19 @@ describe('the stream writers\' events share their hidden classes', () => {
 
   it('chat chunks of two completions', () => {
     const [a, b] = lastTwo((n) => chatChunks({ id: `chatcmpl-${n}`, created: n, model: 'gpt-4o-mini' }, true));
-    expect(a.length).toBe(3); // the role, the finish and the usage (the text deltas are strings from a template)
+    expect(a.length).toBe(1); // the usage (the role, the deltas and the finish are strings from templates)
     a.forEach((chunk, i) => expect(sameMap(chunk, b[i]!), `chunk ${i}`).toBe(true));
   });
 
   it('Responses events of two responses', () => {
     const [a, b] = lastTwo((n) => responseWriter({ model: 'gpt-4o-mini', input: 'Hi' }, { id: `resp_${n}`, createdAt: n, model: 'gpt-4o-mini', newId: (prefix) => `${prefix}${n}` }));
-    expect(a.length).toBeGreaterThan(4);
+    expect(a.length).toBe(1); // response.completed (the message's events are strings from templates)
     a.forEach((event, i) => expect(sameMap(event, b[i]!), `event ${i}`).toBe(true));
   });
 
   it('Anthropic message events of two messages', () => {
     const [a, b] = lastTwo((n) => messageWriter({ id: `msg_${n}`, model: 'gpt-4o-mini' }, 3));
-    expect(a.length).toBeGreaterThan(4);
+    expect(a.length).toBe(1); // message_delta (the others are strings made once, or from templates)
     a.forEach((event, i) => expect(sameMap(event, b[i]!), `event ${i}`).toBe(true));
   });
 });

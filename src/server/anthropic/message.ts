@@ -6,7 +6,7 @@ import type { components } from '../../../generated/schema.d.ts';
 import type { ChatAnswer } from '../domain/engine/text/index.ts';
 import type { AnswerWriter } from '../http/answer-stream.ts';
 import { anthropicType } from '../http/error-formats.ts';
-import { eventTemplate, type SseEvent } from '../http/sse.ts';
+import { eventTemplate, frame, type SseEvent } from '../http/sse.ts';
 
 type Message = components['schemas']['AnthropicMessage'];
 type ContentBlock = components['schemas']['AnthropicContentBlock'];
@@ -75,6 +75,42 @@ export function toMessage(answer: ChatAnswer, head: MessageHead): Message {
 }
 
 /**
+ * The events of a stream that are the same in every stream, or differ only in a few values, made once for the
+ * process rather than by JSON.stringify in every stream (some 0.5–1 µs an event, however small).
+ */
+const PING: SseEvent = { framed: frame({ event: 'ping', data: { type: 'ping' } satisfies StreamEvent }) };
+const MESSAGE_STOP: SseEvent = { framed: frame({ event: 'message_stop', data: { type: 'message_stop' } satisfies StreamEvent }) };
+const messageStart = eventTemplate(
+  (id: string, model: string, input_tokens: number): StreamEvent => ({
+    type: 'message_start',
+    message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } },
+  }),
+  'message_start',
+);
+
+/** The events of a text block that depend only on its index: its start, its deltas (a template), its stop. */
+interface BlockEvents {
+  textStart: SseEvent;
+  textDelta: (text: string) => SseEvent;
+  stop: SseEvent;
+}
+/** Those of the first blocks (an answer's text is its first block, calls follow), kept once made: a bounded set. */
+const firstBlocks: BlockEvents[] = [];
+const KEPT_BLOCKS = 8;
+
+function blockEvents(index: number): BlockEvents {
+  const kept = firstBlocks[index];
+  if (kept) return kept;
+  const made: BlockEvents = {
+    textStart: { framed: frame({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } } satisfies StreamEvent }) },
+    textDelta: eventTemplate((text: string): StreamEvent => ({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } }), 'content_block_delta'),
+    stop: { framed: frame({ event: 'content_block_stop', data: { type: 'content_block_stop', index } satisfies StreamEvent }) },
+  };
+  if (index < KEPT_BLOCKS) firstBlocks[index] = made;
+  return made;
+}
+
+/**
  * The writer of Anthropic's event stream: `message_start` (with the input tokens, `inputTokens`, as the
  * request is counted before the answer), `ping`, each block as start, deltas (one per piece) and stop, then
  * `message_delta` and `message_stop`. When the answer's own count of the input differs from `inputTokens`
@@ -97,7 +133,7 @@ export function messageWriter(head: MessageHead, inputTokens: number): AnswerWri
   const callBlocks = new Map<number, number>();
 
   function close(out: SseEvent[]): void {
-    if (open) out.push(event({ type: 'content_block_stop', index: open.index }));
+    if (open) out.push(blockEvents(open.index).stop);
     open = undefined;
   }
 
@@ -108,25 +144,15 @@ export function messageWriter(head: MessageHead, inputTokens: number): AnswerWri
       const out: SseEvent[] = [];
       if (!started) {
         started = true;
-        const message: Message = {
-          id: head.id,
-          type: 'message',
-          role: 'assistant',
-          model: head.model,
-          content: [],
-          stop_reason: null,
-          stop_sequence: null,
-          usage: { input_tokens: inputTokens, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
-        };
-        out.push(event({ type: 'message_start', message }), event({ type: 'ping' }));
+        out.push(messageStart(head.id, head.model, inputTokens), PING);
       }
       switch (step.type) {
         case 'text':
           if (open?.call !== undefined || !open) {
             close(out);
-            const index = blocks++;
-            open = { index, delta: eventTemplate((text: string): StreamEvent => ({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } }), 'content_block_delta') };
-            out.push(event({ type: 'content_block_start', index: open.index, content_block: { type: 'text', text: '' } }));
+            const block = blockEvents(blocks);
+            open = { index: blocks++, delta: block.textDelta };
+            out.push(block.textStart);
           }
           out.push(open.delta(step.text));
           break;
@@ -153,7 +179,7 @@ export function messageWriter(head: MessageHead, inputTokens: number): AnswerWri
           const answer = { finishReason: step.finishReason, stopSequence: step.stopSequence };
           const usage = { output_tokens: step.completionTokens, ...(step.promptTokens !== inputTokens && { input_tokens: step.promptTokens }) };
           out.push(event({ type: 'message_delta', delta: { stop_reason: stopReasonOf(answer), stop_sequence: step.stopSequence }, usage }));
-          out.push(event({ type: 'message_stop' }));
+          out.push(MESSAGE_STOP);
           break;
         }
       }

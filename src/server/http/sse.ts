@@ -41,7 +41,8 @@ const MARK_START = '"\\u0000';
 
 /**
  * Events of one shape that differ only in a few values (a stream's deltas: the same id, model and fields
- * around each token), serialised once. `make` is called with a placeholder for each value, and each event is
+ * around each token; or the events every stream sends once, made for the process with their ids put in),
+ * serialised once. `make` is called with a placeholder for each value, and each event is
  * then the JSON around the placeholders with its values' JSON in between: the very text `JSON.stringify`
  * gives for `make(...values)`, without building and serialising the object again for every token. `make`
  * must only place its values; when a placeholder does not come out exactly once, every event is made by

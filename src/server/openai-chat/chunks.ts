@@ -20,15 +20,10 @@ export interface ChunkHead {
   model: string;
 }
 
-/**
- * The writer of one completion's chunks; `includeUsage` is the request's `stream_options.include_usage`.
- *
- * @example
- *   const writer = chatChunks({ id: 'chatcmpl-…', created, model: 'gpt-4o-mini' }, false);
- */
-export function chatChunks(head: ChunkHead, includeUsage: boolean): AnswerWriter {
+/** A chunk of one completion: what all its chunks repeat, and this one's delta and finish reason. */
+function chunkData(head: ChunkHead, includeUsage: boolean, delta: Delta, finish: Chunk['choices'][number]['finish_reason'] = null): Chunk {
   // The head's fields written out, not spread: see test/server/hidden-classes.test.ts.
-  const data = (delta: Delta, finish: Chunk['choices'][number]['finish_reason'] = null): Chunk => ({
+  return {
     id: head.id,
     created: head.created,
     model: head.model,
@@ -36,7 +31,29 @@ export function chatChunks(head: ChunkHead, includeUsage: boolean): AnswerWriter
     choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
     // With include_usage, every chunk but the last carries `usage: null`, as OpenAI's do.
     ...(includeUsage && { usage: null }),
-  });
+  };
+}
+
+/**
+ * The chunks every stream sends once, the role's and the finish reason's, made once for the process (without
+ * and with include_usage's `usage: null`) with the head put in, rather than by JSON.stringify in every stream
+ * (some 0.7 µs a chunk).
+ */
+const roleChunk = [false, true].map((includeUsage) =>
+  eventTemplate((id: string, created: number, model: string) => chunkData({ id, created, model }, includeUsage, { role: 'assistant', content: '' })),
+);
+const finishChunk = [false, true].map((includeUsage) =>
+  eventTemplate((id: string, created: number, model: string, finish: string) => chunkData({ id, created, model }, includeUsage, {}, finish as Chunk['choices'][number]['finish_reason'])),
+);
+
+/**
+ * The writer of one completion's chunks; `includeUsage` is the request's `stream_options.include_usage`.
+ *
+ * @example
+ *   const writer = chatChunks({ id: 'chatcmpl-…', created, model: 'gpt-4o-mini' }, false);
+ */
+export function chatChunks(head: ChunkHead, includeUsage: boolean): AnswerWriter {
+  const data = (delta: Delta, finish: Chunk['choices'][number]['finish_reason'] = null): Chunk => chunkData(head, includeUsage, delta, finish);
   const chunk = (delta: Delta, finish: Chunk['choices'][number]['finish_reason'] = null): SseEvent => ({ data: data(delta, finish) });
   // The deltas, one per token, are serialised once and filled in (eventTemplate): the head around each is the same.
   const text = eventTemplate((content: string) => data({ content }));
@@ -47,7 +64,7 @@ export function chatChunks(head: ChunkHead, includeUsage: boolean): AnswerWriter
   function open(first: AnswerEvent): SseEvent {
     opened = true;
     const noText = first.type === 'tool-call' || (first.type === 'end' && first.finishReason === 'length');
-    return chunk({ role: 'assistant', content: noText ? null : '' });
+    return noText ? chunk({ role: 'assistant', content: null }) : roleChunk[Number(includeUsage)]!(head.id, head.created, head.model);
   }
 
   return {
@@ -71,7 +88,7 @@ export function chatChunks(head: ChunkHead, includeUsage: boolean): AnswerWriter
           out.push(step.index === call?.index ? call.piece(step.text) : chunk({ tool_calls: [{ index: step.index, function: { arguments: step.text } }] }));
           break;
         case 'end': {
-          out.push(chunk({}, step.finishReason));
+          out.push(finishChunk[Number(includeUsage)]!(head.id, head.created, head.model, step.finishReason));
           if (includeUsage) {
             const usage: Usage = { prompt_tokens: step.promptTokens, completion_tokens: step.completionTokens, total_tokens: step.promptTokens + step.completionTokens };
             out.push({ data: { id: head.id, created: head.created, model: head.model, object: 'chat.completion.chunk', choices: [], usage } satisfies Chunk });

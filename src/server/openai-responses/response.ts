@@ -87,6 +87,39 @@ type End = Extract<AnswerEvent, { type: 'end' }>;
 type MessageItem = Extract<OutputItem, { type: 'message' }>;
 type CallItem = Extract<OutputItem, { type: 'function_call' }>;
 
+/**
+ * The events of a message item that a stream sends once each, serialised once for every stream (eventTemplate)
+ * with the item's values put in: three of them carry the message's whole text, which JSON.stringify would
+ * write anew each time (some 1 µs an event).
+ */
+const messageEvents = {
+  added: eventTemplate(
+    (output_index: number, id: string, sequence_number: number): StreamEvent => ({ type: 'response.output_item.added', output_index, item: { type: 'message', id, status: 'in_progress', role: 'assistant', content: [] }, sequence_number }),
+    'response.output_item.added',
+  ),
+  partAdded: eventTemplate(
+    (item_id: string, output_index: number, sequence_number: number): StreamEvent => ({ type: 'response.content_part.added', item_id, output_index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] }, sequence_number }),
+    'response.content_part.added',
+  ),
+  textDone: eventTemplate(
+    (item_id: string, output_index: number, text: string, sequence_number: number): StreamEvent => ({ type: 'response.output_text.done', item_id, output_index, content_index: 0, text, logprobs: [], sequence_number }),
+    'response.output_text.done',
+  ),
+  partDone: eventTemplate(
+    (item_id: string, output_index: number, text: string, sequence_number: number): StreamEvent => ({ type: 'response.content_part.done', item_id, output_index, content_index: 0, part: { type: 'output_text', text, annotations: [] }, sequence_number }),
+    'response.content_part.done',
+  ),
+  done: eventTemplate(
+    (output_index: number, id: string, status: string, text: string, sequence_number: number): StreamEvent => ({
+      type: 'response.output_item.done',
+      output_index,
+      item: { type: 'message', id, status: status as MessageItem['status'], role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] },
+      sequence_number,
+    }),
+    'response.output_item.done',
+  ),
+};
+
 export interface ResponseWriter extends AnswerWriter {
   /** The whole response once the answer has ended (what `response.completed` carries, and what is kept). */
   responseAt(end: End): Response;
@@ -117,9 +150,9 @@ export function responseWriter(body: ResponseRequest, head: ResponseHead): Respo
     const text = open.pieces.join('');
     if (open.item.type === 'message') {
       const item: MessageItem = { type: 'message', id: open.item.id, status: cut ? 'incomplete' : 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] };
-      out.push(event({ type: 'response.output_text.done', item_id: item.id, output_index, content_index: 0, text, logprobs: [] }));
-      out.push(event({ type: 'response.content_part.done', item_id: item.id, output_index, content_index: 0, part: { type: 'output_text', text, annotations: [] } }));
-      out.push(event({ type: 'response.output_item.done', output_index, item }));
+      out.push(messageEvents.textDone(item.id, output_index, text, sequence++));
+      out.push(messageEvents.partDone(item.id, output_index, text, sequence++));
+      out.push(messageEvents.done(output_index, item.id, item.status, text, sequence++));
       output.push(item);
     } else {
       const item: CallItem = { type: 'function_call', id: open.item.id, call_id: open.item.call_id, name: open.item.name, arguments: text, status: 'completed' };
@@ -139,8 +172,8 @@ export function responseWriter(body: ResponseRequest, head: ResponseHead): Respo
       'response.output_text.delta',
     );
     open = { item, pieces: [], delta };
-    out.push(event({ type: 'response.output_item.added', output_index, item }));
-    out.push(event({ type: 'response.content_part.added', item_id: item.id, output_index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } }));
+    out.push(messageEvents.added(output_index, item.id, sequence++));
+    out.push(messageEvents.partAdded(item.id, output_index, sequence++));
   }
 
   const writer: ResponseWriter = {
