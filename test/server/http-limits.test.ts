@@ -4,10 +4,14 @@
  * Fastify's router refuse, bodies that JSON.parse would misread (D24), and the security headers (D26).
  */
 import { connect, type Socket } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildDocsPage } from '../../scripts/lib/docs-page.ts';
 import { useServer } from '../helpers/server.ts';
 import { call, chatBody } from './http.ts';
 
+// The docs page (/docs) is what `npm run docs` writes: built here rather than left to another file's tests,
+// which may run later; and before the server starts, as building it holds this process's event loop for seconds.
+beforeAll(() => void buildDocsPage(), 60_000);
 const server = useServer({ timeouts: { headersMs: 500, requestMs: 1_000, keepAliveMs: 300, idleMs: 2_000 } });
 const key = 'sk-demo-starter';
 
