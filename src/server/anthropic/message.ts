@@ -88,15 +88,16 @@ const messageStart = eventTemplate(
   'message_start',
 );
 
-/** The events of a text block that depend only on its index: its start, its deltas (a template), its stop. */
+/** The events of a block that depend only on its index: a text block's start, the deltas of its text or of a call's JSON (templates), its stop. */
 interface BlockEvents {
   textStart: SseEvent;
   textDelta: (text: string) => SseEvent;
+  jsonDelta: (partial_json: string) => SseEvent;
   stop: SseEvent;
 }
-/** Those of the first blocks (an answer's text is its first block, calls follow), kept once made: a bounded set. */
+/** Those of the first blocks (an answer's text is its first block, its calls follow), kept once made: a bounded set. */
 const firstBlocks: BlockEvents[] = [];
-const KEPT_BLOCKS = 8;
+const KEPT_BLOCKS = 64;
 
 function blockEvents(index: number): BlockEvents {
   const kept = firstBlocks[index];
@@ -104,6 +105,7 @@ function blockEvents(index: number): BlockEvents {
   const made: BlockEvents = {
     textStart: { framed: frame({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } } satisfies StreamEvent }) },
     textDelta: eventTemplate((text: string): StreamEvent => ({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } }), 'content_block_delta'),
+    jsonDelta: eventTemplate((partial_json: string): StreamEvent => ({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } }), 'content_block_delta'),
     stop: { framed: frame({ event: 'content_block_stop', data: { type: 'content_block_stop', index } satisfies StreamEvent }) },
   };
   if (index < KEPT_BLOCKS) firstBlocks[index] = made;
@@ -123,10 +125,7 @@ function blockEvents(index: number): BlockEvents {
 export function messageWriter(head: MessageHead, inputTokens: number): AnswerWriter {
   const event = (data: StreamEvent): SseEvent => ({ event: data.type, data });
   let started = false;
-  /**
-   * The open block: its index, which call it is when it is a tool_use block, and its delta event, serialised
-   * once and filled in per piece (eventTemplate).
-   */
+  /** The open block: its index, which call it is when it is a tool_use block, and its delta event (blockEvents). */
   let open: { index: number; call?: number; delta: (piece: string) => SseEvent } | undefined;
   let blocks = 0;
   /** The block of each call, for argument pieces that come after another block began. */
@@ -162,7 +161,7 @@ export function messageWriter(head: MessageHead, inputTokens: number): AnswerWri
           open = {
             index,
             call: step.index,
-            delta: eventTemplate((partial_json: string): StreamEvent => ({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } }), 'content_block_delta'),
+            delta: blockEvents(index).jsonDelta,
           };
           callBlocks.set(step.index, index);
           out.push(event({ type: 'content_block_start', index: open.index, content_block: { type: 'tool_use', id: toolUseId(step.id), name: step.name, input: {} } }));

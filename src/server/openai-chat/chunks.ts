@@ -7,7 +7,7 @@
 import type { components } from '../../../generated/schema.d.ts';
 import type { AnswerEvent } from '../domain/answer-events.ts';
 import type { AnswerWriter } from '../http/answer-stream.ts';
-import { eventTemplate, type SseEvent } from '../http/sse.ts';
+import { eventTemplate, streamTemplate, type SseEvent } from '../http/sse.ts';
 
 type Chunk = components['schemas']['ChatCompletionChunk'];
 type Delta = Chunk['choices'][number]['delta'];
@@ -42,6 +42,19 @@ function chunkData(head: ChunkHead, includeUsage: boolean, delta: Delta, finish:
 const roleChunk = [false, true].map((includeUsage) =>
   eventTemplate((id: string, created: number, model: string) => chunkData({ id, created, model }, includeUsage, { role: 'assistant', content: '' })),
 );
+/**
+ * The deltas, one per token, of the text and of a call's arguments: serialised once for the process, each
+ * stream's head (and call's index) put in once (streamTemplate).
+ */
+const textChunk = [false, true].map((includeUsage) =>
+  streamTemplate(([id, created, model]: [string, number, string], content: string) => chunkData({ id, created, model }, includeUsage, { content }), 3),
+);
+const argumentsChunk = [false, true].map((includeUsage) =>
+  streamTemplate(
+    ([id, created, model, index]: [string, number, string, number], piece: string) => chunkData({ id, created, model }, includeUsage, { tool_calls: [{ index, function: { arguments: piece } }] }),
+    4,
+  ),
+);
 const finishChunk = [false, true].map((includeUsage) =>
   eventTemplate((id: string, created: number, model: string, finish: string) => chunkData({ id, created, model }, includeUsage, {}, finish as Chunk['choices'][number]['finish_reason'])),
 );
@@ -55,8 +68,7 @@ const finishChunk = [false, true].map((includeUsage) =>
 export function chatChunks(head: ChunkHead, includeUsage: boolean): AnswerWriter {
   const data = (delta: Delta, finish: Chunk['choices'][number]['finish_reason'] = null): Chunk => chunkData(head, includeUsage, delta, finish);
   const chunk = (delta: Delta, finish: Chunk['choices'][number]['finish_reason'] = null): SseEvent => ({ data: data(delta, finish) });
-  // The deltas, one per token, are serialised once and filled in (eventTemplate): the head around each is the same.
-  const text = eventTemplate((content: string) => data({ content }));
+  const text = textChunk[Number(includeUsage)]!(head.id, head.created, head.model);
   let call: { index: number; piece: (text: string) => SseEvent } | undefined;
   let opened = false;
 
@@ -79,7 +91,7 @@ export function chatChunks(head: ChunkHead, includeUsage: boolean): AnswerWriter
           break;
         case 'tool-call': {
           const index = step.index;
-          call = { index, piece: eventTemplate((piece: string) => data({ tool_calls: [{ index, function: { arguments: piece } }] })) };
+          call = { index, piece: argumentsChunk[Number(includeUsage)]!(head.id, head.created, head.model, index) };
           out.push(chunk({ tool_calls: [{ index: step.index, id: step.id, type: 'function', function: { name: step.name, arguments: '' } }] }));
           break;
         }

@@ -6,7 +6,7 @@ import type { components } from '../../../generated/schema.d.ts';
 import type { AnswerEvent } from '../domain/answer-events.ts';
 import type { ChatAnswer } from '../domain/engine/text/index.ts';
 import type { AnswerWriter } from '../http/answer-stream.ts';
-import { eventTemplate, type SseEvent } from '../http/sse.ts';
+import { eventTemplate, streamTemplate, type SseEvent } from '../http/sse.ts';
 
 type ResponseRequest = components['schemas']['ResponseRequest'];
 type Response = components['schemas']['Response'];
@@ -88,11 +88,17 @@ type MessageItem = Extract<OutputItem, { type: 'message' }>;
 type CallItem = Extract<OutputItem, { type: 'function_call' }>;
 
 /**
- * The events of a message item that a stream sends once each, serialised once for every stream (eventTemplate)
- * with the item's values put in: three of them carry the message's whole text, which JSON.stringify would
- * write anew each time (some 1 µs an event).
+ * The events of a message item, serialised once for the process (eventTemplate, streamTemplate) with the
+ * item's values put in: three of them carry the message's whole text, which JSON.stringify would write anew
+ * each time (some 1 µs an event).
  */
 const messageEvents = {
+  /** The deltas, one per token (streamTemplate): the item's id and index put in once an item. */
+  textDelta: streamTemplate(
+    ([item_id, output_index]: [string, number], delta: string, sequence_number: number): StreamEvent => ({ type: 'response.output_text.delta', item_id, output_index, content_index: 0, delta, logprobs: [], sequence_number }),
+    2,
+    'response.output_text.delta',
+  ),
   added: eventTemplate(
     (output_index: number, id: string, sequence_number: number): StreamEvent => ({ type: 'response.output_item.added', output_index, item: { type: 'message', id, status: 'in_progress', role: 'assistant', content: [] }, sequence_number }),
     'response.output_item.added',
@@ -119,6 +125,13 @@ const messageEvents = {
     'response.output_item.done',
   ),
 };
+
+/** A function call's arguments, one delta per token (streamTemplate): the item's id and index put in once a call. */
+const argumentsDelta = streamTemplate(
+  ([item_id, output_index]: [string, number], delta: string, sequence_number: number): StreamEvent => ({ type: 'response.function_call_arguments.delta', item_id, output_index, delta, sequence_number }),
+  2,
+  'response.function_call_arguments.delta',
+);
 
 export interface ResponseWriter extends AnswerWriter {
   /** The whole response once the answer has ended (what `response.completed` carries, and what is kept). */
@@ -166,12 +179,7 @@ export function responseWriter(body: ResponseRequest, head: ResponseHead): Respo
   function openMessage(out: SseEvent[]): void {
     const item: MessageItem = { type: 'message', id: head.newId('msg_'), status: 'in_progress', role: 'assistant', content: [] };
     const output_index = output.length;
-    // The deltas, one per token, serialised once and filled in (eventTemplate).
-    const delta = eventTemplate(
-      (delta: string, sequence_number: number): StreamEvent => ({ type: 'response.output_text.delta', item_id: item.id, output_index, content_index: 0, delta, logprobs: [], sequence_number }),
-      'response.output_text.delta',
-    );
-    open = { item, pieces: [], delta };
+    open = { item, pieces: [], delta: messageEvents.textDelta(item.id, output_index) };
     out.push(messageEvents.added(output_index, item.id, sequence++));
     out.push(messageEvents.partAdded(item.id, output_index, sequence++));
   }
@@ -210,11 +218,7 @@ export function responseWriter(body: ResponseRequest, head: ResponseHead): Respo
           close(out, false);
           const item: CallItem = { type: 'function_call', id: head.newId('fc_'), call_id: step.id, name: step.name, arguments: '', status: 'in_progress' };
           const output_index = output.length;
-          const delta = eventTemplate(
-            (delta: string, sequence_number: number): StreamEvent => ({ type: 'response.function_call_arguments.delta', item_id: item.id ?? '', output_index, delta, sequence_number }),
-            'response.function_call_arguments.delta',
-          );
-          open = { item, call: step.index, pieces: [], delta };
+          open = { item, call: step.index, pieces: [], delta: argumentsDelta(item.id ?? '', output_index) };
           out.push(event({ type: 'response.output_item.added', output_index, item }));
           break;
         }
