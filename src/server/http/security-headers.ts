@@ -12,7 +12,7 @@
  * answer (Fastify stores it, node checks its name and value and writes it): with the page set, and the
  * `Cross-Origin-Resource-Policy: cross-origin` once sent too (it only speaks to a page of another origin
  * embedding an answer without CORS, which no answer here is for), a third of what a model listing costs
- * (docs/benchmarks.md).
+ * (docs/request-cost-rounds.md, the fourth and fifth rounds).
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';

@@ -130,7 +130,7 @@ function cutAtPlaceholders(text: string, slots: number): { pieces: string[]; ord
 /**
  * The pieces with the frame's lines around the JSON made part of the first and the last. Joined, not added
  * to: a string added to is a tree of its parts, which every event made from it carries into the batch's join
- * (docs/benchmarks.md, the seventeenth round).
+ * (docs/request-cost-rounds.md, the seventeenth round).
  */
 function framedPieces(pieces: readonly string[], event: string | undefined): string[] {
   const framed = [...pieces];
