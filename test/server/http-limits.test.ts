@@ -1,87 +1,36 @@
 /**
- * What happens below the routes, tried over raw sockets as a careless or hostile client would: time limits
- * on slow requests and idle connections (D25), the contract's `{error}` shape for what Node's parser and
- * Fastify's router refuse, bodies that JSON.parse would misread (D24), and the security headers (D26).
+ * What happens below the routes, tried over raw sockets as a careless or hostile client would: the contract's
+ * `{error}` shape for what Node's parser and Fastify's router refuse, bodies that JSON.parse would misread
+ * (D24), JSON that would hold the event loop (D22), and the security headers (D26). The time limits (D25)
+ * are in time-limits.test.ts.
  */
-import { connect, type Socket } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildDocsPage } from '../../scripts/lib/docs-page.ts';
 import { useServer } from '../helpers/server.ts';
-import { call, chatBody } from './http.ts';
+import { call, chatBody, openSocket, parseRaw, untilClosed } from './http.ts';
 
 // The docs page (/docs) is what `npm run docs` writes: built here rather than left to another file's tests,
 // which may run later; and before the server starts, as building it holds this process's event loop for seconds.
 beforeAll(() => void buildDocsPage(), 60_000);
-const server = useServer({ timeouts: { headersMs: 500, requestMs: 1_000, keepAliveMs: 300, idleMs: 2_000 } });
+// The default time limits: a body of megabytes must not meet a limit made short for time-limits.test.ts on a loaded machine.
+const server = useServer();
 const key = 'sk-demo-starter';
-
-/** Opens a raw connection to the server. */
-function open(): Promise<Socket> {
-  const { port } = new URL(server.baseUrl);
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port: Number(port) }, () => resolve(socket));
-    socket.once('error', reject);
-  });
-}
-
-/** Everything the server sends on the socket until it closes the connection. */
-function untilClosed(socket: Socket): Promise<string> {
-  let text = '';
-  socket.on('data', (chunk) => (text += chunk));
-  return new Promise((resolve) => socket.once('close', () => resolve(text)));
-}
-
-/** Status and parsed JSON body of a raw HTTP/1.1 answer. */
-function parse(raw: string): { status: number; headers: string; body: unknown } {
-  const [head = '', ...rest] = raw.split('\r\n\r\n');
-  return { status: Number(head.split(' ')[1]), headers: head.toLowerCase(), body: JSON.parse(rest.join('\r\n\r\n')) };
-}
-
-describe('time limits (decision D25)', () => {
-  it('answers 408 {error} and closes a connection whose body trickles in too slowly', async () => {
-    const socket = await open();
-    const closed = untilClosed(socket);
-    socket.write(`POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nx-api-key: ${key}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{`);
-    const trickle = setInterval(() => socket.writable && socket.write(' '), 100);
-    const answer = parse(await closed);
-    clearInterval(trickle);
-    expect(answer.status).toBe(408);
-    expect(answer.body).toEqual({ error: expect.stringMatching(/not received in time.*within 1 s/) });
-  });
-
-  it('answers 408 to headers that never end', async () => {
-    const socket = await open();
-    const closed = untilClosed(socket);
-    socket.write('GET /v1/models HTTP/1.1\r\nHost: x\r\n');
-    const answer = parse(await closed);
-    expect(answer.status).toBe(408);
-    expect(answer.body).toEqual({ error: expect.stringContaining('headers must arrive within 0.5 s') });
-  });
-
-  it('closes a kept-alive connection that sends no next request', async () => {
-    const socket = await open();
-    const closed = untilClosed(socket);
-    socket.write(`GET /v1/models HTTP/1.1\r\nHost: x\r\nx-api-key: ${key}\r\n\r\n`);
-    const text = await closed;
-    expect(text).toMatch(/^HTTP\/1\.1 200/);
-  });
-});
 
 describe('errors below the routes answer {error}', () => {
   it('a malformed header → 400', async () => {
-    const socket = await open();
+    const socket = await openSocket(server.baseUrl);
     const closed = untilClosed(socket);
     socket.write('GET /v1/models HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n');
-    const answer = parse(await closed);
+    const answer = parseRaw(await closed);
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({ error: expect.stringMatching(/^Malformed HTTP request/) });
   });
 
   it('headers over 16 KiB → 431', async () => {
-    const socket = await open();
+    const socket = await openSocket(server.baseUrl);
     const closed = untilClosed(socket);
     socket.write(`GET /v1/models HTTP/1.1\r\nHost: x\r\nx-padding: ${'a'.repeat(20_000)}\r\n\r\n`);
-    const answer = parse(await closed);
+    const answer = parseRaw(await closed);
     expect(answer.status).toBe(431);
     expect(answer.body).toEqual({ error: 'The request line and headers are larger than 16384 bytes.' });
   });
