@@ -8,6 +8,7 @@ import { contractNames, type ContractName } from '../../contract/index.ts';
 import { contractsOf, headersOf, integer } from '../args.ts';
 import { isProfileName, type ProfileName } from '../profiles.ts';
 import type { Output } from '../cli.ts';
+import { operationLabel } from '../results.ts';
 import { UsageError } from '../run.ts';
 import { startProxy, type Proxy } from './proxy.ts';
 import type { Judged } from './judge.ts';
@@ -100,7 +101,7 @@ export function parseProxyCli(argv: string[]): ProxyCliOptions {
 /** One line per violation: the exchange, the operation, who broke the rule, the rule, what was wrong. */
 export function formatViolations(judged: readonly Judged[]): string[] {
   return judged.flatMap((j) =>
-    j.violations.filter((v) => !v.waived).map((v) => `✗ ${j.id} ${j.contract === 'gateway' ? '' : `${j.contract}:`}${j.operationId}  ${v.side}  ${v.ruleId ?? v.rule}  ${v.message.split('\n')[0]!.slice(0, 200)}`),
+    j.violations.filter((v) => !v.waived).map((v) => `✗ ${j.id} ${operationLabel(j)}  ${v.side}  ${v.ruleId ?? v.rule}  ${v.message.split('\n')[0]!.slice(0, 200)}`),
   );
 }
 
