@@ -46,6 +46,20 @@ Options:
 Exit status: 0 conforms (waived deviations included), 1 a violation was found (or, with --strict, a
 check was skipped), 2 usage error, server unreachable or not what the contract describes, or no check ran.`;
 
+/** Where the command writes: stdout and stderr, or a test's capture. */
+export interface Output {
+  write(text: string): unknown;
+  isTTY?: boolean;
+}
+
+/**
+ * A usage error as the command prints it: the reason, then where to read the options; not the whole usage
+ * text, under which the reason would scroll away.
+ */
+export function usageErrorText(command: string, reason: string): string {
+  return `${command}: ${reason}\nRun '${command} --help' for the options.\n`;
+}
+
 export interface CliOptions extends ConformanceOptions {
   junit?: string;
   json?: string;

@@ -5,9 +5,8 @@
  */
 import { parseArgs } from 'node:util';
 import { contractNames, type ContractName } from '../../contract/index.ts';
-import { contractsOf, headersOf, integer } from '../args.ts';
+import { contractsOf, headersOf, integer, type Output } from '../args.ts';
 import { isProfileName, type ProfileName } from '../profiles.ts';
-import type { Output } from '../cli.ts';
 import { operationLabel } from '../results.ts';
 import { UsageError } from '../run.ts';
 import { startProxy, type Proxy } from './proxy.ts';
