@@ -7,15 +7,13 @@
  */
 import { describeErrors, documentedResponse, isPublic, type Operation } from '../../contract/index.ts';
 import type { Check, RunContext, Tester } from '../check.ts';
-import { eventStream } from '../checks/streaming.ts';
+import { streamGrammar } from '../checks/streaming.ts';
 import { usageAddsUp } from '../expectations.ts';
 import type { Exchange } from '../http.ts';
-import { analyseMessageStream, checkStopReason } from '../message-stream-rules.ts';
+import { checkStopReason } from '../rules/messages-stream.ts';
 import type { Violation } from '../results.ts';
-import { analyseResponseStream } from '../response-stream-rules.ts';
 import { schemaLocation } from '../schema.ts';
 import { CheckTester } from '../tester.ts';
-import { analyseStream } from '../stream-rules.ts';
 import { undeclaredFields } from './fields.ts';
 import type { Passed } from './forward.ts';
 
@@ -196,13 +194,8 @@ function judgeAnswer(t: Tester, op: Operation, passed: Passed, ex: Exchange, ref
   if (status < 200 || status >= 300) return;
   const sse = ex.response!.contentType?.startsWith('text/event-stream');
   if (sse) {
-    const stream = eventStream(t.ctx, op);
-    if (!stream || !t.ctx.protocol.rule(stream.grammar)) return;
-    if (stream.grammar === 'chat-stream') {
-      const usage = (body as { stream_options?: { include_usage?: unknown } } | undefined)?.stream_options?.include_usage === true;
-      analyseStream(t, ex, stream.eventPointer, { usage });
-    } else if (stream.grammar === 'messages-stream') analyseMessageStream(t, ex, stream.eventPointer);
-    else if (stream.grammar === 'responses-stream') analyseResponseStream(t, ex, stream.eventPointer);
+    const found = streamGrammar(t.ctx, op);
+    found?.grammar.analyse(t, ex, found.stream.eventPointer, body);
     return;
   }
   usageAddsUp(t, ex);
