@@ -1,5 +1,5 @@
 /** The command line of `gateway-conformance`, parsed into `runConformance` options. */
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { contractNames, isContractName, type ContractName, type KeyTier } from '../contract/index.ts';
 import { keyTiers } from './keys.ts';
 import { isProfileName } from './profiles.ts';
@@ -75,38 +75,28 @@ export interface CliOptions extends ConformanceOptions {
  * parseCli(['--base-url', 'http://127.0.0.1:8080', '--key', 'pro=sk-demo-pro', '--profile', 'full']);
  */
 export function parseCli(argv: string[]): CliOptions {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        'base-url': { type: 'string' },
-        contract: { type: 'string', multiple: true },
-        key: { type: 'string', multiple: true },
-        model: { type: 'string', multiple: true },
-        header: { type: 'string', multiple: true },
-        waive: { type: 'string', multiple: true },
-        profile: { type: 'string' },
-        destructive: { type: 'boolean' },
-        only: { type: 'string', multiple: true },
-        skip: { type: 'string', multiple: true },
-        seed: { type: 'string' },
-        timeout: { type: 'string' },
-        junit: { type: 'string' },
-        json: { type: 'string' },
-        html: { type: 'string' },
-        quiet: { type: 'boolean' },
-        strict: { type: 'boolean' },
-        list: { type: 'boolean' },
-        version: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
+  const values = parseOptions(argv, {
+    'base-url': { type: 'string' },
+    contract: { type: 'string', multiple: true },
+    key: { type: 'string', multiple: true },
+    model: { type: 'string', multiple: true },
+    header: { type: 'string', multiple: true },
+    waive: { type: 'string', multiple: true },
+    profile: { type: 'string' },
+    destructive: { type: 'boolean' },
+    only: { type: 'string', multiple: true },
+    skip: { type: 'string', multiple: true },
+    seed: { type: 'string' },
+    timeout: { type: 'string' },
+    junit: { type: 'string' },
+    json: { type: 'string' },
+    html: { type: 'string' },
+    quiet: { type: 'boolean' },
+    strict: { type: 'boolean' },
+    list: { type: 'boolean' },
+    version: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
   const profile = values.profile ?? 'core';
   if (!isProfileName(profile)) throw new UsageError(`--profile must be core, full or mock, not '${profile}'`);
   const chosen = contractsOf(values.contract);
@@ -160,6 +150,15 @@ export function parseCli(argv: string[]): CliOptions {
     list: false,
     version: false,
   };
+}
+
+/** The options of a command line, parsed strictly (no positional arguments); a wrong one is a usage error. */
+export function parseOptions<const T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T) {
+  try {
+    return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
 }
 
 /** A repeatable option's values, each of which may also list several, comma-separated. */

@@ -161,18 +161,21 @@ function messageStreamChecks(op: Operation, eventPointer: string, check: Maker):
   const RULE = 'messages-stream';
   const blocksOf = (ex: Exchange) => ((ex.response?.json as { content?: Array<Record<string, unknown>> }).content ?? []);
   const toolRequest = (t: Tester) => withBody(validRequest(t, op, toolsExample(t, op)), { temperature: 0, tool_choice: { type: 'any' } });
+  /** A long request answered whole, then streamed, with the message the stream adds up to; undefined (the failure recorded) when either fails. */
+  const longMessage = async (t: Tester) => {
+    const both = await wholeAndStreamed(t, op, longRequest(t, op), RULE);
+    const message = both && analyseMessageStream(t, both.ex, eventPointer);
+    return message && { ...both, message };
+  };
   return [
     ...check(RULE, 'grammar', 'stream → named events in their grammar: message_start, blocks (start, deltas, stop), message_delta, message_stop', {}, async (t) => {
       const ex = await sendStreamed(t, validRequest(t, op, streamExample(t, op)));
       if (expectSuccess(t, op, ex, RULE, 'a streamed request')) analyseMessageStream(t, ex, eventPointer);
     }),
     ...check(RULE, 'input-tokens', "the stream counts the input tokens the same request is counted when not streamed (message_delta's input_tokens, else message_start's); message_delta its output tokens", { stateful: true }, async (t) => {
-      const plain = longRequest(t, op);
-      const both = await wholeAndStreamed(t, op, plain, RULE);
-      if (!both) return;
-      const { whole, ex } = both;
-      const message = analyseMessageStream(t, ex, eventPointer);
-      if (!message) return;
+      const streamed = await longMessage(t);
+      if (!streamed) return;
+      const { whole, ex, message } = streamed;
       const input = (whole.response?.json as { usage?: { input_tokens?: unknown } }).usage?.input_tokens;
       // The final count: message_delta's input_tokens, cumulative, where an upstream's count known only at the
       // end differs from message_start's (D31); message_start's otherwise.
@@ -192,12 +195,9 @@ function messageStreamChecks(op: Operation, eventPointer: string, check: Maker):
       if (message) t.expect(message.blocks.some((b) => b.type === 'tool_use'), 'tool_choice {type: any} streamed no tool_use block', 'stop-reasons: tool_choice any makes the model use a tool', ex);
     }),
     ...check('deterministic', 'reassembly', 'text deltas reassemble to the non-streamed message, with its stop reason and usage (temperature 0)', { stateful: true }, async (t) => {
-      const plain = longRequest(t, op);
-      const both = await wholeAndStreamed(t, op, plain, RULE);
-      if (!both) return;
-      const { whole, ex } = both;
-      const message = analyseMessageStream(t, ex, eventPointer);
-      if (!message) return;
+      const streamed = await longMessage(t);
+      if (!streamed) return;
+      const { whole, ex, message } = streamed;
       const text = message.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('');
       t.expect(text === textOf(whole), `the deltas give ${JSON.stringify(text.slice(0, 200))}, the non-streamed answer is ${JSON.stringify(String(textOf(whole)).slice(0, 200))}`, 'deterministic: the text deltas concatenate to exactly the non-streamed answer', ex);
       t.expect(message.stopReason === finishReason(whole), `the stream stops with ${JSON.stringify(message.stopReason)}, the non-streamed answer with ${JSON.stringify(finishReason(whole))}`, 'deterministic', ex);
