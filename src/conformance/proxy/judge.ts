@@ -11,7 +11,7 @@ import { streamGrammar } from '../checks/streaming.ts';
 import { usageAddsUp } from '../expectations.ts';
 import type { Exchange } from '../http.ts';
 import { checkStopReason } from '../rules/messages-stream.ts';
-import type { Violation } from '../results.ts';
+import { qualified, type Violation } from '../results.ts';
 import { schemaLocation } from '../schema.ts';
 import { CheckTester } from '../tester.ts';
 import { undeclaredFields } from './fields.ts';
@@ -93,7 +93,7 @@ function asExchange(passed: Passed, upstream: string): Exchange {
 
 function judgeOne(ctx: RunContext, op: Operation, passed: Passed, id: string, upstream: string): Judged {
   const exchange = asExchange(passed, upstream);
-  const check = (rule: string): Check => ({ id: `${op.operationId}/traffic/${id}`, contract: ctx.protocol.name, operationId: op.operationId, family: 'traffic', title: id, rule, run: async () => {} });
+  const check = (rule: string): Check => ({ id: qualified(ctx.protocol.name, `${op.operationId}/traffic/${id}`), contract: ctx.protocol.name, operationId: op.operationId, family: 'traffic', title: id, rule, run: async () => {} });
   const client = new CheckTester(ctx, check('invalid-request'));
   const server = new CheckTester(ctx, check('documented-responses'));
   const { refused, body, undeclared } = judgeRequest(client, op, passed, exchange);
