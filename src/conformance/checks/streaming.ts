@@ -10,6 +10,8 @@
  * - `responses-stream` (OpenAI's Responses): named events with a rising `sequence_number`, items, parts and
  *   deltas paired, each lifecycle event of its status (rules/responses-stream.ts).
  *
+ * Each grammar is one entry of `GRAMMARS`: the checks planned for it, and how the proxy reads a stream of it.
+ *
  * Where the description states that its implementation is deterministic (`deterministic`: the reference's
  * engine), streamed deltas also reassemble to the non-streamed answer of the same request, tool calls included.
  */
