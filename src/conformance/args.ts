@@ -1,5 +1,5 @@
 /** The command line of `gateway-conformance`, parsed into `runConformance` options. */
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { contractNames, isContractName, type ContractName, type KeyTier } from '../contract/index.ts';
 import { keyTiers } from './keys.ts';
 import { isProfileName } from './profiles.ts';
@@ -46,6 +46,20 @@ Options:
 Exit status: 0 conforms (waived deviations included), 1 a violation was found (or, with --strict, a
 check was skipped), 2 usage error, server unreachable or not what the contract describes, or no check ran.`;
 
+/** Where the command writes: stdout and stderr, or a test's capture. */
+export interface Output {
+  write(text: string): unknown;
+  isTTY?: boolean;
+}
+
+/**
+ * A usage error as the command prints it: the reason, then where to read the options; not the whole usage
+ * text, under which the reason would scroll away.
+ */
+export function usageErrorText(command: string, reason: string): string {
+  return `${command}: ${reason}\nRun '${command} --help' for the options.\n`;
+}
+
 export interface CliOptions extends ConformanceOptions {
   junit?: string;
   json?: string;
@@ -61,38 +75,28 @@ export interface CliOptions extends ConformanceOptions {
  * parseCli(['--base-url', 'http://127.0.0.1:8080', '--key', 'pro=sk-demo-pro', '--profile', 'full']);
  */
 export function parseCli(argv: string[]): CliOptions {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        'base-url': { type: 'string' },
-        contract: { type: 'string', multiple: true },
-        key: { type: 'string', multiple: true },
-        model: { type: 'string', multiple: true },
-        header: { type: 'string', multiple: true },
-        waive: { type: 'string', multiple: true },
-        profile: { type: 'string' },
-        destructive: { type: 'boolean' },
-        only: { type: 'string', multiple: true },
-        skip: { type: 'string', multiple: true },
-        seed: { type: 'string' },
-        timeout: { type: 'string' },
-        junit: { type: 'string' },
-        json: { type: 'string' },
-        html: { type: 'string' },
-        quiet: { type: 'boolean' },
-        strict: { type: 'boolean' },
-        list: { type: 'boolean' },
-        version: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
+  const values = parseOptions(argv, {
+    'base-url': { type: 'string' },
+    contract: { type: 'string', multiple: true },
+    key: { type: 'string', multiple: true },
+    model: { type: 'string', multiple: true },
+    header: { type: 'string', multiple: true },
+    waive: { type: 'string', multiple: true },
+    profile: { type: 'string' },
+    destructive: { type: 'boolean' },
+    only: { type: 'string', multiple: true },
+    skip: { type: 'string', multiple: true },
+    seed: { type: 'string' },
+    timeout: { type: 'string' },
+    junit: { type: 'string' },
+    json: { type: 'string' },
+    html: { type: 'string' },
+    quiet: { type: 'boolean' },
+    strict: { type: 'boolean' },
+    list: { type: 'boolean' },
+    version: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
   const profile = values.profile ?? 'core';
   if (!isProfileName(profile)) throw new UsageError(`--profile must be core, full or mock, not '${profile}'`);
   const chosen = contractsOf(values.contract);
@@ -146,6 +150,15 @@ export function parseCli(argv: string[]): CliOptions {
     list: false,
     version: false,
   };
+}
+
+/** The options of a command line, parsed strictly (no positional arguments); a wrong one is a usage error. */
+export function parseOptions<const T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T) {
+  try {
+    return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
 }
 
 /** A repeatable option's values, each of which may also list several, comma-separated. */

@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { contractNames, loadContract } from '../contract/index.ts';
 import { packageFile } from '../package-root.ts';
-import { parseCli, USAGE } from './args.ts';
+import { parseCli, USAGE, usageErrorText, type Output } from './args.ts';
 import { formatList, formatProgress, formatReport } from './report/console.ts';
 import { toHtml } from './report/html.ts';
 import { toJson } from './report/json.ts';
@@ -26,12 +26,6 @@ function version(): string {
   const own = (JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string }).version;
   const described = contractNames.map((name) => `${name} "${loadContract(name).spec.info.title}" ${loadContract(name).spec.info.version}`);
   return `gateway-conformance ${own}; contracts: ${described.join('; ')}`;
-}
-
-/** Where the command writes: stdout and stderr, or a test's capture. */
-export interface Output {
-  write(text: string): unknown;
-  isTTY?: boolean;
 }
 
 /**
@@ -72,7 +66,7 @@ export async function main(argv: string[], out: Output = process.stdout, err: Ou
     return options.strict && skipped > 0 ? 1 : 0;
   } catch (e) {
     if (e instanceof UsageError) {
-      err.write(`gateway-conformance: ${e.message}\n\n${USAGE}\n`);
+      err.write(usageErrorText('gateway-conformance', e.message));
       return 2;
     }
     if (e instanceof UnreachableError) {
@@ -108,7 +102,7 @@ async function proxyCommand(argv: string[], out: Output, err: Output): Promise<n
     });
   } catch (e) {
     if (e instanceof UsageError) {
-      err.write(`gateway-conformance proxy: ${e.message}\n\n${PROXY_USAGE}\n`);
+      err.write(usageErrorText('gateway-conformance proxy', e.message));
       return 2;
     }
     if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') {

@@ -17,6 +17,7 @@ import { streamingChecks } from './checks/streaming.ts';
 import { behaviourChecks } from './checks/behaviour.ts';
 import { tierChecks } from './checks/tiers.ts';
 import { validationChecks } from './checks/validation.ts';
+import { splitQualified, unqualified } from './results.ts';
 
 export function planChecks(ctx: RunContext): Check[] {
   const checks = [
@@ -44,12 +45,12 @@ export function planChecks(ctx: RunContext): Check[] {
  */
 export function selected(check: Check, only: readonly string[]): boolean {
   if (only.length === 0) return true;
-  const own = check.contract === 'gateway' ? check.id : check.id.slice(check.contract.length + 1);
-  const named = (o: string, id: string) => check.operationId === o || check.family === o || id === o || id.startsWith(`${o}/`);
-  return only.some((o) => {
-    if (o === `${check.contract}:`) return true;
-    if (o.startsWith(`${check.contract}:`)) return named(o.slice(check.contract.length + 1), own);
-    return !o.includes(':') && named(o, own);
+  const own = unqualified(check.contract, check.id);
+  const named = (o: string) => check.operationId === o || check.family === o || own === o || own.startsWith(`${o}/`);
+  return only.some((given) => {
+    const { contract, name } = splitQualified(given);
+    if (contract === undefined) return named(name);
+    return contract === check.contract && (name === '' || named(name));
   });
 }
 

@@ -74,9 +74,33 @@ export interface Report {
   traffic?: TrafficSummary;
 }
 
+/** The contract whose names go bare: the gateway's own. */
+const GATEWAY = 'gateway';
+const SEPARATOR = ':';
+
+/**
+ * A name of a contract (an operationId, a check id) as the suite shows and takes it: bare for the gateway's,
+ * after `<contract>:` for another (`anthropic:createMessage`), so that the names of several contracts never clash.
+ */
+export function qualified(contract: string, name: string): string {
+  return contract === GATEWAY ? name : `${contract}${SEPARATOR}${name}`;
+}
+
+/** The name that `qualified` was given for the contract. */
+export function unqualified(contract: string, name: string): string {
+  const prefix = qualified(contract, '');
+  return name.startsWith(prefix) ? name.slice(prefix.length) : name;
+}
+
+/** A name given on the command line (`openai:createResponse`, `anthropic:`, `createImage`): the contract it names, if any, and the rest. */
+export function splitQualified(given: string): { contract?: string; name: string } {
+  const at = given.indexOf(SEPARATOR);
+  return at < 0 ? { name: given } : { contract: given.slice(0, at), name: given.slice(at + SEPARATOR.length) };
+}
+
 /** An operation as reports name it: `createMessage`, or `anthropic:createMessage` for another contract than the gateway's. */
-export function operationLabel(r: CheckResult): string {
-  return r.contract === 'gateway' ? r.operationId : `${r.contract}:${r.operationId}`;
+export function operationLabel(r: { contract: string; operationId: string }): string {
+  return qualified(r.contract, r.operationId);
 }
 
 /** The results grouped by operation (of each contract), in the order the operations first appear. */

@@ -4,14 +4,16 @@
  */
 import { contract as gatewayContract, isContractName, isPublic, loadContract, type Contract, type ContractName, type KeyTier } from '../contract/index.ts';
 import { Catalogue } from './catalogue.ts';
-import { ImageLedger, Skip, Tester, type Check, type RunContext } from './check.ts';
+import type { Check, RunContext } from './check.ts';
 import { clientHeaders } from './examples.ts';
 import { createAgent, send, type Exchange } from './http.ts';
+import { ImageLedger } from './image-ledger.ts';
 import { Credentials, KeyRing, keyTiers } from './keys.ts';
 import { planChecks, selected, skipReason } from './plan.ts';
 import { isProfileName, profiles, type ProfileName } from './profiles.ts';
 import type { CheckResult, Report } from './results.ts';
 import { imageOperations, listingOperation } from './scope.ts';
+import { CheckTester, Skip } from './tester.ts';
 
 export interface ConformanceOptions {
   /** Where the implementation listens, e.g. `http://127.0.0.1:8080`. */
@@ -247,7 +249,7 @@ async function readCatalogue(source: CatalogueSource): Promise<Catalogue> {
 }
 
 async function runCheck(check: Check, ctx: RunContext, waivers: readonly string[]): Promise<CheckResult> {
-  const t = new Tester(ctx, check, check.family === 'quota');
+  const t = new CheckTester(ctx, check, check.family === 'quota');
   const started = performance.now();
   let reason: string | undefined;
   try {

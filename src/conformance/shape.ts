@@ -4,18 +4,10 @@
  * in the `full` profile.
  */
 import { documentedResponse, escapePointer, describeErrors, type Operation } from '../contract/index.ts';
-import { checksDecisions, exactStatuses, type RunContext } from './check.ts';
+import { checksDecisions, exactStatuses, type RunContext, type ShapeOptions } from './check.ts';
 import type { Exchange } from './http.ts';
 import type { Violation } from './results.ts';
 import { isReferenceSchema, schemaLocation } from './schema.ts';
-
-export interface ShapeOptions {
-  /**
-   * Where the status code is this project's choice (core profile: "a 4xx `{error}`"), an undocumented
-   * 4xx is accepted if its body is an `Error`.
-   */
-  anyClientError?: boolean;
-}
 
 /**
  * The violations of the contract in one exchange, or an empty list.

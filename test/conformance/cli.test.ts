@@ -16,6 +16,13 @@ function capture() {
   return { stream: stream, text: () => text };
 }
 
+/** A usage error as printed: the reason on the first line, a pointer to --help on the second, and nothing else. */
+function expectUsageError(text: string, reason: RegExp): void {
+  const lines = text.trimEnd().split('\n');
+  expect(lines[0]).toMatch(reason);
+  expect(lines.slice(1)).toEqual(["Run 'gateway-conformance --help' for the options."]);
+}
+
 describe('gateway-conformance', () => {
   it('prints its usage with --help and exits 0', async () => {
     const out = capture();
@@ -26,7 +33,7 @@ describe('gateway-conformance', () => {
   it('exits 2 on a usage error, saying what is wrong', async () => {
     const err = capture();
     expect(await main(['--base-url', 'http://127.0.0.1:1', '--profile', 'strict'], capture().stream, err.stream)).toBe(2);
-    expect(err.text()).toMatch(/^gateway-conformance: --profile must be core, full or mock, not 'strict'/);
+    expectUsageError(err.text(), /^gateway-conformance: --profile must be core, full or mock, not 'strict'$/);
   });
 
   it('exits 2 when nothing listens at --base-url, before running any check', async () => {
@@ -58,11 +65,12 @@ describe('gateway-conformance, honest about what it checked', () => {
     expect(vendors.text()).not.toMatch(/^(gateway|createImage)/m);
   });
 
-  it('exits 2 with what to pass when --base-url ends in /v1', async () => {
+  it('exits 2 with what to pass when --base-url ends in /v1: that paragraph first, then a pointer to --help, not the whole usage', async () => {
     const err = capture();
     expect(await main(['--base-url', `${server.baseUrl}/v1`], capture().stream, err.stream)).toBe(2);
-    expect(err.text()).toContain(`ends in /v1, but the suite adds /v1/… to it itself`);
+    expectUsageError(err.text(), /^gateway-conformance: --base-url '[^']+\/v1' ends in \/v1, but the suite adds \/v1\/… to it itself/);
     expect(err.text()).toContain(`Pass the server's root: --base-url ${server.baseUrl}`);
+    expect(err.text()).not.toContain('Usage:');
   });
 
   it('exits 2 with one paragraph when what answers is not the gateway', async () => {
@@ -80,10 +88,11 @@ describe('gateway-conformance, honest about what it checked', () => {
     }
   });
 
-  it('refuses --only and --skip names that select nothing', async () => {
+  it('refuses --only and --skip names that select nothing: the reason first, then a pointer to --help, not the whole usage', async () => {
     const err = capture();
     expect(await main(['--base-url', server.baseUrl, '--skip', 'createImage/errors/no-such-check'], capture().stream, err.stream)).toBe(2);
-    expect(err.text()).toMatch(/--skip 'createImage\/errors\/no-such-check': no check has this id, operationId or family/);
+    expectUsageError(err.text(), /^gateway-conformance: --skip 'createImage\/errors\/no-such-check': no check has this id, operationId or family/);
+    expect(err.text()).not.toContain('Usage:');
   });
 
   it('exits 2 when no check ran, and says what to pass', async () => {

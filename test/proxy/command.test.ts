@@ -9,7 +9,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/conformance/cli.ts';
 import { root } from '../examples/run.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
@@ -124,4 +126,27 @@ describe('gateway-conformance proxy', () => {
     console.log(`proxy RSS after 1,000 exchanges: ${early.toFixed(1)} MB, after 50,000: ${late.toFixed(1)} MB`);
     expect(late - early).toBeLessThan(40);
   }, 300_000);
+});
+
+describe('gateway-conformance proxy, on a usage error', () => {
+  /** What the command prints to stderr for `args`, with its exit status. */
+  async function refused(args: string[]): Promise<{ status: number; lines: string[] }> {
+    let text = '';
+    const err = new Writable({ write: (chunk, _enc, done) => { text += chunk.toString(); done(); } });
+    const status = await main(['proxy', ...args], new Writable({ write: (_c, _e, done) => done() }), err);
+    return { status, lines: text.trimEnd().split('\n') };
+  }
+
+  it('prints the reason first, then a pointer to its --help, not the whole usage', async () => {
+    for (const [args, reason] of [
+      [['--upstream', `${server.baseUrl}/v1`], /^gateway-conformance proxy: --upstream '[^']+\/v1' ends in \/v1: pass the implementation's root/],
+      [['--upstream', server.baseUrl, '--profile', 'mock'], /^gateway-conformance proxy: --profile must be core or full, not 'mock'$/],
+      [[], /^gateway-conformance proxy: --upstream is required$/],
+    ] as const) {
+      const { status, lines } = await refused([...args]);
+      expect(status).toBe(2);
+      expect(lines[0]).toMatch(reason);
+      expect(lines.slice(1)).toEqual(["Run 'gateway-conformance proxy --help' for the options."]);
+    }
+  });
 });

@@ -21,7 +21,7 @@ import { stated, type Check, type RunContext, type Tester } from '../check.ts';
 import type { Exchange, OutgoingRequest } from '../http.ts';
 import { propertySchema } from '../schema.ts';
 import { completionTokens, expectClientError, expectSuccess, finishReason, isCutShort, textOf } from '../expectations.ts';
-import { checkStopReason } from '../message-stream-rules.ts';
+import { checkStopReason } from '../rules/messages-stream.ts';
 import { longRequest, validRequest, withBody } from '../requests.ts';
 
 type Maker = (rule: string, slug: string, title: string, extra: Partial<Check>, run: (t: Tester) => Promise<void>) => Check[];

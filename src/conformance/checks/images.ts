@@ -7,7 +7,7 @@ import { imageOperations } from '../scope.ts';
 import { stated, type Check, type RunContext } from '../check.ts';
 import { changedPixels, decodeImage, gradientPng, squareMaskPng } from '../png.ts';
 import { propertySchema } from '../schema.ts';
-import { checkImages } from '../image-results.ts';
+import { checkImages } from '../rules/image-answers.ts';
 import { expectSuccess } from '../expectations.ts';
 import { validRequest, withBody } from '../requests.ts';
 

@@ -10,7 +10,7 @@
 import { dailyImageQuota, type Contract, type Operation } from '../../contract/index.ts';
 import { stated, type Check, type RunContext, type Tester } from '../check.ts';
 import { propertySchema, resolve } from '../schema.ts';
-import { isImageResult } from '../image-results.ts';
+import { isImageResult } from '../rules/image-answers.ts';
 import { imageOperations } from '../scope.ts';
 import { aKey } from '../expectations.ts';
 import { validRequest, withBody } from '../requests.ts';

@@ -6,7 +6,7 @@
 import { isImageOperation } from '../scope.ts';
 import { stated, type Check, type RunContext } from '../check.ts';
 import { requestExamples } from '../examples.ts';
-import { checkImages, requested } from '../image-results.ts';
+import { checkImages, requested } from '../rules/image-answers.ts';
 import { expectSuccess, usageAddsUp } from '../expectations.ts';
 import { validRequest } from '../requests.ts';
 

@@ -3,12 +3,14 @@
  *
  * - `chat-stream` (OpenAI's chat chunks): data-only events, the role first, `finish_reason` last, the usage
  *   chunk only with `stream_options.include_usage`, `data: [DONE]` last; tool call deltas opened by their index,
- *   id and name, their arguments adding up to JSON (stream-rules.ts);
+ *   id and name, their arguments adding up to JSON (rules/chat-stream.ts);
  * - `messages-stream` (Anthropic's): named events in their grammar, the stream counting the same input
  *   tokens as the answer that is not streamed (`message_delta`'s cumulative count, else `message_start`'s),
- *   `tool_use` as the stop reason of a tool call (message-stream-rules.ts);
+ *   `tool_use` as the stop reason of a tool call (rules/messages-stream.ts);
  * - `responses-stream` (OpenAI's Responses): named events with a rising `sequence_number`, items, parts and
- *   deltas paired, each lifecycle event of its status (response-stream-rules.ts).
+ *   deltas paired, each lifecycle event of its status (rules/responses-stream.ts).
+ *
+ * Each grammar is one entry of `GRAMMARS`: the checks planned for it, and how the proxy reads a stream of it.
  *
  * Where the description states that its implementation is deterministic (`deterministic`: the reference's
  * engine), streamed deltas also reassemble to the non-streamed answer of the same request, tool calls included.
@@ -17,9 +19,9 @@ import { escapePointer, type Operation } from '../../contract/index.ts';
 import { stated, type Check, type RunContext, type Tester } from '../check.ts';
 import { requestExamples, type RequestExample } from '../examples.ts';
 import type { Exchange, OutgoingRequest } from '../http.ts';
-import { analyseStream } from '../stream-rules.ts';
-import { analyseMessageStream, checkStopReason, type StreamedMessage } from '../message-stream-rules.ts';
-import { analyseResponseStream } from '../response-stream-rules.ts';
+import { analyseChatStream } from '../rules/chat-stream.ts';
+import { analyseMessageStream, checkStopReason, type StreamedMessage } from '../rules/messages-stream.ts';
+import { analyseResponseStream } from '../rules/responses-stream.ts';
 import { canonicalJson } from '../../lib/canonical-json.ts';
 import { completionTokens, expectSuccess, finishReason, textOf } from '../expectations.ts';
 import { longRequest, validRequest, withBody, withStreamAccept } from '../requests.ts';
@@ -33,7 +35,7 @@ export interface EventStream {
 }
 
 /** The event stream an operation's 200 offers, when its schema declares one (`contentSchema`, `x-event-stream`). */
-export function eventStream(ctx: RunContext, op: Operation): EventStream | undefined {
+function eventStream(ctx: RunContext, op: Operation): EventStream | undefined {
   if (!op.responses['200']?.content?.[SSE]) return undefined;
   const contract = ctx.contract;
   const streamPointer = contract.canonicalPointer(`${op.pointer}/responses/200/content/${escapePointer(SSE)}/schema`);
@@ -73,19 +75,44 @@ export function toolsExample(t: Tester, op: Operation): RequestExample {
   return example;
 }
 
-type Maker = (rule: string, slug: string, title: string, extra: Partial<Check>, run: (t: Tester) => Promise<void>) => Check[];
+/** Plans one check of an operation's stream, under `rule` when the description states it. */
+export type Maker = (rule: string, slug: string, title: string, extra: Partial<Check>, run: (t: Tester) => Promise<void>) => Check[];
+
+/** What the suite does with the streams of one grammar. */
+export interface StreamGrammar {
+  /** The checks of an operation whose stream follows the grammar (this family's). */
+  checks(op: Operation, eventPointer: string, check: Maker): Check[];
+  /** Checks one streamed answer against the grammar, as the proxy does with a stream it forwards; `request`: the body that asked for it. */
+  analyse(t: Tester, ex: Exchange, eventPointer: string, request: unknown): void;
+}
+
+/** Each grammar a stream's schema may name (`x-event-stream.grammar`): a grammar the suite knows is one entry here. */
+const GRAMMARS: Record<string, StreamGrammar> = {
+  'chat-stream': {
+    checks: chatStreamChecks,
+    analyse: (t, ex, pointer, request) => {
+      const usage = (request as { stream_options?: { include_usage?: unknown } } | undefined)?.stream_options?.include_usage === true;
+      analyseChatStream(t, ex, pointer, { usage });
+    },
+  },
+  'messages-stream': { checks: messageStreamChecks, analyse: (t, ex, pointer) => void analyseMessageStream(t, ex, pointer) },
+  'responses-stream': { checks: responseStreamChecks, analyse: (t, ex, pointer) => void analyseResponseStream(t, ex, pointer) },
+};
+
+/** An operation's event stream and its grammar, when the suite knows the grammar and the description states it as a rule. */
+export function streamGrammar(ctx: RunContext, op: Operation): { stream: EventStream; grammar: StreamGrammar } | undefined {
+  const stream = eventStream(ctx, op);
+  if (!stream || !Object.hasOwn(GRAMMARS, stream.grammar) || !ctx.protocol.rule(stream.grammar)) return undefined;
+  return { stream, grammar: GRAMMARS[stream.grammar]! };
+}
 
 export function streamingChecks(ctx: RunContext): Check[] {
   return ctx.contract.operations.flatMap((op) => {
-    const stream = eventStream(ctx, op);
-    if (!stream) return [];
+    const found = streamGrammar(ctx, op);
+    if (!found) return [];
     const check: Maker = (rule, slug, title, extra, run) =>
       stated(ctx, rule, { id: `${op.operationId}/streaming/${slug}`, operationId: op.operationId, family: 'streaming', title, ...extra, run });
-    if (!ctx.protocol.rule(stream.grammar)) return [];
-    if (stream.grammar === 'messages-stream') return messageStreamChecks(op, stream.eventPointer, check);
-    if (stream.grammar === 'responses-stream') return responseStreamChecks(op, stream.eventPointer, check);
-    if (stream.grammar === 'chat-stream') return chatStreamChecks(op, stream.eventPointer, check);
-    return [];
+    return found.grammar.checks(op, found.stream.eventPointer, check);
   });
 }
 
@@ -96,16 +123,16 @@ function chatStreamChecks(op: Operation, chunkPointer: string, check: Maker): Ch
     // default request asks for none): only the stream without usage can be checked against it.
     ...check(RULE, 'with-usage', 'stream with include_usage → SSE, valid chunks, role first, finish_reason last, usage chunk, [DONE] last', { stateful: true }, async (t) => {
       const ex = await t.send(streamRequest(t, op, true));
-      if (expectSuccess(t, op, ex, RULE, 'a streamed request')) analyseStream(t, ex, chunkPointer, { usage: true });
+      if (expectSuccess(t, op, ex, RULE, 'a streamed request')) analyseChatStream(t, ex, chunkPointer, { usage: true });
     }),
     ...check(RULE, 'without-usage', 'stream without stream_options → SSE, valid chunks, role first, finish_reason last, no usage chunk, [DONE] last', {}, async (t) => {
       const ex = await t.send(streamRequest(t, op, false));
-      if (expectSuccess(t, op, ex, RULE, 'a streamed request')) analyseStream(t, ex, chunkPointer, { usage: false });
+      if (expectSuccess(t, op, ex, RULE, 'a streamed request')) analyseChatStream(t, ex, chunkPointer, { usage: false });
     }),
     ...check(RULE, 'tool-calls', 'a streamed tool call (tool_choice required): opened by its index, id and name, its arguments adding up to JSON', { stateful: true }, async (t) => {
       const ex = await sendStreamed(t, withBody(validRequest(t, op, toolsExample(t, op)), { tool_choice: 'required' }));
       if (!expectSuccess(t, op, ex, RULE, 'a streamed request with tool_choice required')) return;
-      const { calls } = analyseStream(t, ex, chunkPointer, { usage: false });
+      const { calls } = analyseChatStream(t, ex, chunkPointer, { usage: false });
       t.expect(calls.length > 0, 'tool_choice "required" streamed no tool call', `${RULE}: tool_choice required makes the model call a tool`, ex);
     }),
     ...check('deterministic', 'reassembly', 'streamed deltas reassemble to the non-streamed answer (temperature 0)', { stateful: true }, async (t) => {
@@ -113,7 +140,7 @@ function chatStreamChecks(op: Operation, chunkPointer: string, check: Maker): Ch
       const both = await wholeAndStreamed(t, op, plain, RULE);
       if (!both) return;
       const { whole, ex: streamed } = both;
-      const { chunks } = analyseStream(t, streamed, chunkPointer, { usage: false });
+      const { chunks } = analyseChatStream(t, streamed, chunkPointer, { usage: false });
       const content = chunks.map((c) => c.choices?.[0]?.delta?.content ?? '').join('');
       t.expect(content === textOf(whole), `the deltas give ${JSON.stringify(content.slice(0, 200))}, the non-streamed answer is ${JSON.stringify(String(textOf(whole)).slice(0, 200))}`, 'deterministic: concatenating the content deltas gives exactly the non-streamed answer', streamed);
       const last = [...chunks].reverse().find((c) => (c.choices?.length ?? 0) > 0);
@@ -136,18 +163,21 @@ function messageStreamChecks(op: Operation, eventPointer: string, check: Maker):
   const RULE = 'messages-stream';
   const blocksOf = (ex: Exchange) => ((ex.response?.json as { content?: Array<Record<string, unknown>> }).content ?? []);
   const toolRequest = (t: Tester) => withBody(validRequest(t, op, toolsExample(t, op)), { temperature: 0, tool_choice: { type: 'any' } });
+  /** A long request answered whole, then streamed, with the message the stream adds up to; undefined (the failure recorded) when either fails. */
+  const longMessage = async (t: Tester) => {
+    const both = await wholeAndStreamed(t, op, longRequest(t, op), RULE);
+    const message = both && analyseMessageStream(t, both.ex, eventPointer);
+    return message && { ...both, message };
+  };
   return [
     ...check(RULE, 'grammar', 'stream → named events in their grammar: message_start, blocks (start, deltas, stop), message_delta, message_stop', {}, async (t) => {
       const ex = await sendStreamed(t, validRequest(t, op, streamExample(t, op)));
       if (expectSuccess(t, op, ex, RULE, 'a streamed request')) analyseMessageStream(t, ex, eventPointer);
     }),
     ...check(RULE, 'input-tokens', "the stream counts the input tokens the same request is counted when not streamed (message_delta's input_tokens, else message_start's); message_delta its output tokens", { stateful: true }, async (t) => {
-      const plain = longRequest(t, op);
-      const both = await wholeAndStreamed(t, op, plain, RULE);
-      if (!both) return;
-      const { whole, ex } = both;
-      const message = analyseMessageStream(t, ex, eventPointer);
-      if (!message) return;
+      const streamed = await longMessage(t);
+      if (!streamed) return;
+      const { whole, ex, message } = streamed;
       const input = (whole.response?.json as { usage?: { input_tokens?: unknown } }).usage?.input_tokens;
       // The final count: message_delta's input_tokens, cumulative, where an upstream's count known only at the
       // end differs from message_start's (D31); message_start's otherwise.
@@ -167,12 +197,9 @@ function messageStreamChecks(op: Operation, eventPointer: string, check: Maker):
       if (message) t.expect(message.blocks.some((b) => b.type === 'tool_use'), 'tool_choice {type: any} streamed no tool_use block', 'stop-reasons: tool_choice any makes the model use a tool', ex);
     }),
     ...check('deterministic', 'reassembly', 'text deltas reassemble to the non-streamed message, with its stop reason and usage (temperature 0)', { stateful: true }, async (t) => {
-      const plain = longRequest(t, op);
-      const both = await wholeAndStreamed(t, op, plain, RULE);
-      if (!both) return;
-      const { whole, ex } = both;
-      const message = analyseMessageStream(t, ex, eventPointer);
-      if (!message) return;
+      const streamed = await longMessage(t);
+      if (!streamed) return;
+      const { whole, ex, message } = streamed;
       const text = message.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('');
       t.expect(text === textOf(whole), `the deltas give ${JSON.stringify(text.slice(0, 200))}, the non-streamed answer is ${JSON.stringify(String(textOf(whole)).slice(0, 200))}`, 'deterministic: the text deltas concatenate to exactly the non-streamed answer', ex);
       t.expect(message.stopReason === finishReason(whole), `the stream stops with ${JSON.stringify(message.stopReason)}, the non-streamed answer with ${JSON.stringify(finishReason(whole))}`, 'deterministic', ex);

@@ -3,11 +3,10 @@
  * violation as it happens, writing the reports at the end (and every `--report-every` seconds), and exiting 1
  * when any exchange broke a rule.
  */
-import { parseArgs } from 'node:util';
 import { contractNames, type ContractName } from '../../contract/index.ts';
-import { contractsOf, headersOf, integer } from '../args.ts';
+import { contractsOf, headersOf, integer, parseOptions, type Output } from '../args.ts';
 import { isProfileName, type ProfileName } from '../profiles.ts';
-import type { Output } from '../cli.ts';
+import { operationLabel } from '../results.ts';
 import { UsageError } from '../run.ts';
 import { startProxy, type Proxy } from './proxy.ts';
 import type { Judged } from './judge.ts';
@@ -49,21 +48,11 @@ export interface ProxyCliOptions {
 }
 
 export function parseProxyCli(argv: string[]): ProxyCliOptions {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        upstream: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, contract: { type: 'string', multiple: true },
-        header: { type: 'string', multiple: true }, profile: { type: 'string' }, keep: { type: 'string' }, junit: { type: 'string' },
-        json: { type: 'string' }, html: { type: 'string' }, 'report-every': { type: 'string' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
+  const values = parseOptions(argv, {
+    upstream: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, contract: { type: 'string', multiple: true },
+    header: { type: 'string', multiple: true }, profile: { type: 'string' }, keep: { type: 'string' }, junit: { type: 'string' },
+    json: { type: 'string' }, html: { type: 'string' }, 'report-every': { type: 'string' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  });
   const help = values.help ?? false;
   if (!help && !values.upstream) throw new UsageError('--upstream is required');
   if (values.upstream) {
@@ -100,7 +89,7 @@ export function parseProxyCli(argv: string[]): ProxyCliOptions {
 /** One line per violation: the exchange, the operation, who broke the rule, the rule, what was wrong. */
 export function formatViolations(judged: readonly Judged[]): string[] {
   return judged.flatMap((j) =>
-    j.violations.filter((v) => !v.waived).map((v) => `✗ ${j.id} ${j.contract === 'gateway' ? '' : `${j.contract}:`}${j.operationId}  ${v.side}  ${v.ruleId ?? v.rule}  ${v.message.split('\n')[0]!.slice(0, 200)}`),
+    j.violations.filter((v) => !v.waived).map((v) => `✗ ${j.id} ${operationLabel(j)}  ${v.side}  ${v.ruleId ?? v.rule}  ${v.message.split('\n')[0]!.slice(0, 200)}`),
   );
 }
 

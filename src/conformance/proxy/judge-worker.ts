@@ -6,7 +6,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadContract, type ContractName } from '../../contract/index.ts';
 import { Catalogue } from '../catalogue.ts';
-import { ImageLedger, type RunContext } from '../check.ts';
+import type { RunContext } from '../check.ts';
+import { ImageLedger } from '../image-ledger.ts';
 import { Credentials, KeyRing } from '../keys.ts';
 import { profiles, type ProfileName } from '../profiles.ts';
 import type { Passed } from './forward.ts';

@@ -6,15 +6,14 @@
  * that has its operation.
  */
 import { describeErrors, documentedResponse, isPublic, type Operation } from '../../contract/index.ts';
-import { Tester, type Check, type RunContext } from '../check.ts';
-import { eventStream } from '../checks/streaming.ts';
+import type { Check, RunContext, Tester } from '../check.ts';
+import { streamGrammar } from '../checks/streaming.ts';
 import { usageAddsUp } from '../expectations.ts';
 import type { Exchange } from '../http.ts';
-import { analyseMessageStream, checkStopReason } from '../message-stream-rules.ts';
-import type { Violation } from '../results.ts';
-import { analyseResponseStream } from '../response-stream-rules.ts';
+import { checkStopReason } from '../rules/messages-stream.ts';
+import { qualified, type Violation } from '../results.ts';
 import { schemaLocation } from '../schema.ts';
-import { analyseStream } from '../stream-rules.ts';
+import { CheckTester } from '../tester.ts';
 import { undeclaredFields } from './fields.ts';
 import type { Passed } from './forward.ts';
 
@@ -94,9 +93,9 @@ function asExchange(passed: Passed, upstream: string): Exchange {
 
 function judgeOne(ctx: RunContext, op: Operation, passed: Passed, id: string, upstream: string): Judged {
   const exchange = asExchange(passed, upstream);
-  const check = (rule: string): Check => ({ id: `${op.operationId}/traffic/${id}`, contract: ctx.protocol.name, operationId: op.operationId, family: 'traffic', title: id, rule, run: async () => {} });
-  const client = new Tester(ctx, check('invalid-request'));
-  const server = new Tester(ctx, check('documented-responses'));
+  const check = (rule: string): Check => ({ id: qualified(ctx.protocol.name, `${op.operationId}/traffic/${id}`), contract: ctx.protocol.name, operationId: op.operationId, family: 'traffic', title: id, rule, run: async () => {} });
+  const client = new CheckTester(ctx, check('invalid-request'));
+  const server = new CheckTester(ctx, check('documented-responses'));
   const { refused, body, undeclared } = judgeRequest(client, op, passed, exchange);
   if (exchange.response && !/client went away/.test(passed.error ?? '')) judgeAnswer(server, op, passed, exchange, refused, body);
   else if (!exchange.response && passed.error && !/client went away/.test(passed.error)) server.fail(`no answer: ${passed.error}`, 'documented-responses', exchange);
@@ -133,7 +132,7 @@ function once(violations: readonly Violation[], side: Side): Array<Violation & {
  * the server must refuse (a body or query the contract refuses, no credentials), as the suite's own checks of
  * invalid requests and of authentication expect.
  */
-function judgeRequest(t: Tester, op: Operation, passed: Passed, ex: Exchange): { refused: boolean; body: unknown; undeclared: string[] } {
+function judgeRequest(t: CheckTester, op: Operation, passed: Passed, ex: Exchange): { refused: boolean; body: unknown; undeclared: string[] } {
   const contract = t.ctx.contract;
   let body: unknown;
   let undeclared: string[] = [];
@@ -195,13 +194,8 @@ function judgeAnswer(t: Tester, op: Operation, passed: Passed, ex: Exchange, ref
   if (status < 200 || status >= 300) return;
   const sse = ex.response!.contentType?.startsWith('text/event-stream');
   if (sse) {
-    const stream = eventStream(t.ctx, op);
-    if (!stream || !t.ctx.protocol.rule(stream.grammar)) return;
-    if (stream.grammar === 'chat-stream') {
-      const usage = (body as { stream_options?: { include_usage?: unknown } } | undefined)?.stream_options?.include_usage === true;
-      analyseStream(t, ex, stream.eventPointer, { usage });
-    } else if (stream.grammar === 'messages-stream') analyseMessageStream(t, ex, stream.eventPointer);
-    else if (stream.grammar === 'responses-stream') analyseResponseStream(t, ex, stream.eventPointer);
+    const found = streamGrammar(t.ctx, op);
+    found?.grammar.analyse(t, ex, found.stream.eventPointer, body);
     return;
   }
   usageAddsUp(t, ex);

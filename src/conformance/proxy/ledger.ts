@@ -54,7 +54,7 @@ export class TrafficLedger {
     if (judged.some((j) => j.violations.length > 0)) this.#violating++;
     if (judged.some((j) => j.partial)) this.#partial++;
     for (const j of judged) {
-      const key = `${j.contract}:${j.operationId}`;
+      const key = operationLabel(j);
       const op = this.#operations.get(key) ?? { contract: j.contract, operationId: j.operationId, ...(j.docs ? { docs: j.docs } : {}), exchanges: 0, violating: 0 };
       op.exchanges++;
       this.#operations.set(key, op);
@@ -74,7 +74,7 @@ export class TrafficLedger {
       const exchange = j.exchange!;
       const { method, url } = exchange.request;
       this.#kept.push({
-        id: `${j.contract === 'gateway' ? '' : `${j.contract}:`}${j.operationId}/traffic/${j.id}`,
+        id: `${operationLabel(j)}/traffic/${j.id}`,
         contract: j.contract,
         operationId: j.operationId,
         family: 'traffic',
@@ -108,7 +108,7 @@ export class TrafficLedger {
   /** The traffic so far as a report: per operation, how many exchanges conformed; then each violating one kept. */
   report(base: { baseUrl: string; contracts: string[]; profile: Report['profile']; startedAt: string; durationMs: number }): Report {
     const conforming: CheckResult[] = [...this.#operations.values()].map((op) => ({
-      id: `${op.contract === 'gateway' ? '' : `${op.contract}:`}${op.operationId}/traffic/conforming`,
+      id: `${operationLabel(op)}/traffic/conforming`,
       contract: op.contract,
       operationId: op.operationId,
       family: 'traffic',

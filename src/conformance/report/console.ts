@@ -1,5 +1,5 @@
 /** The readable report: one block per operation, each failure with its rule and exchange. */
-import { groupByOperation, type CheckResult, type Report } from '../results.ts';
+import { groupByOperation, operationLabel, type CheckResult, type Report } from '../results.ts';
 import type { ListedCheck } from '../run.ts';
 import { formatExchange } from './exchange.ts';
 
@@ -53,7 +53,7 @@ function trafficSection(traffic: NonNullable<Report['traffic']>, bold: (s: strin
   const width = Math.max(...traffic.undeclared.map((f) => f.field.length));
   return [
     bold('Sent by the client, not in the contract') + ' (accepted and ignored; what the contract does not describe yet)',
-    ...traffic.undeclared.map((f) => `  ${f.field.padEnd(width)}  ${plural(f.count, 'exchange')}  ${f.contract === 'gateway' ? '' : `${f.contract}:`}${f.operationId}`),
+    ...traffic.undeclared.map((f) => `  ${f.field.padEnd(width)}  ${plural(f.count, 'exchange')}  ${operationLabel(f)}`),
     ...(traffic.undeclaredNotListed ? [`  …and ${traffic.undeclaredNotListed} more not listed`] : []),
     '',
   ];

@@ -71,7 +71,7 @@ export function toHtml(report: Report): string {
 <p class="verdict">${esc(verdict)} — ${passed} passed, ${failed} failed, ${skipped} skipped${waived ? `, ${waived} waived` : ''}</p>
 ${failures.length > 0 ? `<h2>Failures</h2>\n${failures.map((r) => failure(report, r)).join('\n')}` : ''}
 ${deviations.length > 0 ? `<h2>Waived deviations</h2>\n${deviations.map((r) => failure(report, r, '~')).join('\n')}` : ''}
-${report.traffic && report.traffic.undeclared.length > 0 ? `<h2>Sent by the client, not in the contract</h2>\n<p>Accepted and ignored by the contract: what real clients send that it does not describe yet.</p>\n<ul>${report.traffic.undeclared.map((f) => `<li><code>${esc(f.field)}</code> — ${f.count} exchange${f.count === 1 ? '' : 's'}, ${esc(f.contract === 'gateway' ? f.operationId : `${f.contract}:${f.operationId}`)}</li>`).join('')}</ul>` : ''}
+${report.traffic && report.traffic.undeclared.length > 0 ? `<h2>Sent by the client, not in the contract</h2>\n<p>Accepted and ignored by the contract: what real clients send that it does not describe yet.</p>\n<ul>${report.traffic.undeclared.map((f) => `<li><code>${esc(f.field)}</code> — ${f.count} exchange${f.count === 1 ? '' : 's'}, ${esc(operationLabel(f))}</li>`).join('')}</ul>` : ''}
 ${skips.length > 0 ? `<h2>Skipped</h2>\n<ul>${skips.map(row).join('')}</ul>` : ''}
 <h2>Passed</h2>
 ${passes.map(([operationId, results]) => `<details><summary>${esc(operationId)} (${results.length})</summary><ul>${results.map(row).join('')}</ul></details>`).join('\n')}

@@ -1,7 +1,8 @@
 /** A run's context without a server, for tests of the suite's parts: a contract, a profile, keys and a catalogue. */
 import { loadContract, type ContractName } from '../../../src/contract/index.ts';
 import { Catalogue } from '../../../src/conformance/catalogue.ts';
-import { ImageLedger, type RunContext } from '../../../src/conformance/check.ts';
+import type { RunContext } from '../../../src/conformance/check.ts';
+import { ImageLedger } from '../../../src/conformance/image-ledger.ts';
 import { Credentials, KeyRing } from '../../../src/conformance/keys.ts';
 import { profiles, type ProfileName } from '../../../src/conformance/profiles.ts';
 import { imageOperations } from '../../../src/conformance/scope.ts';

@@ -8,8 +8,8 @@
  * `stop_sequence` naming the sequence. Returns the message the stream adds up to, for comparison with a JSON
  * answer.
  */
-import type { Tester } from './check.ts';
-import type { Exchange } from './http.ts';
+import type { Tester } from '../check.ts';
+import type { Exchange } from '../http.ts';
 import { readNamedEvents } from './named-events.ts';
 
 const RULE = 'messages-stream';

@@ -9,10 +9,10 @@
  * finished. Each lifecycle event carries a response of its own status. Returns that final response, for
  * comparison with a JSON answer.
  */
-import { canonicalJson } from '../lib/canonical-json.ts';
-import type { Tester } from './check.ts';
-import type { Exchange } from './http.ts';
-import { usageAddsUp } from './expectations.ts';
+import { canonicalJson } from '../../lib/canonical-json.ts';
+import type { Tester } from '../check.ts';
+import type { Exchange } from '../http.ts';
+import { usageAddsUp } from '../expectations.ts';
 import { readNamedEvents } from './named-events.ts';
 
 const RULE = 'responses-stream';

@@ -5,12 +5,12 @@
  * asked for (its total the sum of its parts), and each tool call opened by a delta with its `index` (the next
  * one), `id` and function `name`, its `arguments` pieces adding up to JSON.
  */
-import { describeErrors } from '../contract/index.ts';
-import type { Tester } from './check.ts';
-import type { Exchange } from './http.ts';
-import { usageAddsUp } from './expectations.ts';
-import { schemaLocation } from './schema.ts';
-import { parseEventStream } from '../client/sse.ts';
+import { describeErrors } from '../../contract/index.ts';
+import type { Tester } from '../check.ts';
+import type { Exchange } from '../http.ts';
+import { usageAddsUp } from '../expectations.ts';
+import { schemaLocation } from '../schema.ts';
+import { parseEventStream } from '../../client/sse.ts';
 
 const SSE = 'text/event-stream';
 const RULE = 'chat-stream';
@@ -36,7 +36,7 @@ export interface StreamedChat {
 }
 
 /** Checks the framing and every chunk of a streamed answer; returns the chunks that parsed and the tool calls they make. */
-export function analyseStream(t: Tester, ex: Exchange, chunkPointer: string, expect: { usage: boolean }): StreamedChat {
+export function analyseChatStream(t: Tester, ex: Exchange, chunkPointer: string, expect: { usage: boolean }): StreamedChat {
   const res = ex.response!;
   const streamed: StreamedChat = { chunks: [], calls: [] };
   if (!t.expect(res.contentType?.startsWith(SSE) ?? false, `a streamed answer has content type ${res.contentType}, not ${SSE}`, RULE, ex)) return streamed;

@@ -3,11 +3,11 @@
  * content type, `event:` + `data:` framing, each event JSON, valid against the event schema and named by its
  * own `type`. The grammar of each protocol is checked by its own rules on the events returned.
  */
-import { describeErrors } from '../contract/index.ts';
-import type { Tester } from './check.ts';
-import type { Exchange } from './http.ts';
-import { schemaLocation } from './schema.ts';
-import { parseNamedEventStream } from '../client/sse.ts';
+import { describeErrors } from '../../contract/index.ts';
+import type { Tester } from '../check.ts';
+import type { Exchange } from '../http.ts';
+import { schemaLocation } from '../schema.ts';
+import { parseNamedEventStream } from '../../client/sse.ts';
 
 const SSE = 'text/event-stream';
 

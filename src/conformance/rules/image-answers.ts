@@ -2,11 +2,11 @@
  * What an image answer must hold for the request that produced it: `n` images (default from the
  * schema), each decoding to exactly `size` (default from the schema), as PNG in the full profile (D12).
  */
-import type { Contract, Operation } from '../contract/index.ts';
-import type { Tester } from './check.ts';
-import type { Exchange } from './http.ts';
-import { decodeImage } from './png.ts';
-import { propertySchema } from './schema.ts';
+import type { Contract, Operation } from '../../contract/index.ts';
+import type { Tester } from '../check.ts';
+import type { Exchange } from '../http.ts';
+import { decodeImage } from '../png.ts';
+import { propertySchema } from '../schema.ts';
 
 /** Whether an answer carries images (`data[].b64_json`). */
 export function isImageResult(json: unknown): json is { data: Array<{ b64_json: string }> } {
