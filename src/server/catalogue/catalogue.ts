@@ -8,7 +8,7 @@
 import type { components } from '../../../generated/schema.d.ts';
 import { contract, tierRank, type Tier } from '../../contract/index.ts';
 import { forbidden, invalidRequest, notFound } from '../domain/errors.ts';
-import type { CatalogueEntry, UpstreamEntry } from './catalogue-file.ts';
+import type { CatalogueEntry } from './catalogue-file.ts';
 
 export type Model = components['schemas']['Model'];
 
@@ -33,8 +33,6 @@ export interface Catalogue {
   modelFor(id: string, endpoint: string, tier: Tier | undefined): Model;
   /** The model that makes image edits, checked for the caller's tier (decision D15). */
   editModel(tier: Tier): Model;
-  /** Where a model's answers come from: its upstream, or undefined for the built-in engine. */
-  upstreamOf(id: string): UpstreamEntry | undefined;
 }
 
 /** The contract's listing example: the catalogue without a file. */
@@ -50,7 +48,6 @@ export function builtInEntries(): CatalogueEntry[] {
 export function createCatalogue(entries: readonly CatalogueEntry[] = builtInEntries()): Catalogue {
   const models: Model[] = entries.map(({ upstream: _upstream, ...model }) => model);
   const byId = new Map(models.map((m) => [m.id, m]));
-  const upstreams = new Map(entries.filter((e) => e.upstream).map((e) => [e.id, e.upstream!]));
   const offering = (endpoint: string) => models.find((m) => m.endpoints.includes(endpoint));
 
   /** A model by id, or not_found (decision D10). */
@@ -96,6 +93,5 @@ export function createCatalogue(entries: readonly CatalogueEntry[] = builtInEntr
       requireTier(model, tier);
       return model;
     },
-    upstreamOf: (id) => upstreams.get(id),
   };
 }

@@ -8,7 +8,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AnswerEvent, AnswerStream } from '../domain/answer-events.ts';
 import { GatewayError } from '../domain/errors.ts';
-import { statusOf } from './errors.ts';
+import { statusOf } from './error-handler.ts';
 import type { SseEvent } from './sse.ts';
 
 export interface AnswerWriter {

@@ -17,7 +17,7 @@ import { availableParallelism } from 'node:os';
 import 'sharp';
 import type { TextEngine } from '../context.ts';
 import * as textEngine from '../domain/engine/text/index.ts';
-import type { ChatAnswer, ChatRequest, PromptAnswer, PromptRequest } from '../domain/engine/text/index.ts';
+import type { ChatAnswer, ChatRequest, PromptAnswer, PromptRequest } from '../domain/chat.ts';
 import { shareO200k } from '../domain/engine/text/o200k.ts';
 import type { PreparedEdit } from '../domain/engine/images/index.ts';
 import type { ImageEngine } from '../domain/images.ts';

@@ -14,6 +14,7 @@
  * count of such a run can differ from the tokenizer's by a token or so per piece (a merge across a cut is
  * not made). Text without such a run, which is all ordinary prose and code, is tokenized exactly as before.
  */
+import type { TextForm } from '../../chat.ts';
 import { o200k } from './o200k.ts';
 
 /** The longest run of space or of non-space characters the tokenizer is given whole. */
@@ -192,13 +193,6 @@ function completeLength(bytes: Uint8Array): number {
   }
   return bytes.length;
 }
-
-/**
- * How an answer's text is wanted: `pieces`, one per token, for a stream that sends it token by token; `whole`,
- * in one piece, for an answer sent at once. A whole text's tokens are only counted when nothing cuts it: its
- * pieces cost a short chat some 12k instructions (3%, callgrind) that an answer sent whole never reads.
- */
-export type TextForm = 'pieces' | 'whole';
 
 /** Text built from at most `limit` tokens, with its pieces and the number of tokens spent. */
 export interface TokenText {

@@ -4,10 +4,10 @@
  * that fails after it began ends with one `{"error": message}` event and no `[DONE]` (decision D31), which
  * OpenAI's SDKs raise as an error.
  */
-import type { components } from '../../../generated/schema.d.ts';
-import type { AnswerEvent } from '../domain/answer-events.ts';
-import type { AnswerWriter } from '../http/answer-stream.ts';
-import { eventTemplate, streamTemplate, type SseEvent } from '../http/sse.ts';
+import type { components } from '../../../../generated/schema.d.ts';
+import type { AnswerEvent } from '../../domain/answer-events.ts';
+import type { AnswerWriter } from '../../http/answer-stream.ts';
+import { eventTemplate, streamTemplate, type SseEvent } from '../../http/sse.ts';
 
 type Chunk = components['schemas']['ChatCompletionChunk'];
 type Delta = Chunk['choices'][number]['delta'];

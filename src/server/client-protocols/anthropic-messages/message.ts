@@ -1,19 +1,20 @@
 /**
- * The text engine's answer in Anthropic's Messages shapes: the `message` object, and the event stream whose
- * deltas add up to it (decision D27). Tool calls become `tool_use` blocks whose ids are `toolu_…`.
+ * The gateway's chat answer, whoever made it, in Anthropic's Messages shapes: the `message` object, and the
+ * event stream whose deltas add up to it (decision D27). Tool calls become `tool_use` blocks whose ids are
+ * `toolu_…`.
  */
-import type { components } from '../../../generated/schema.d.ts';
-import type { ChatAnswer } from '../domain/engine/text/index.ts';
-import type { AnswerWriter } from '../http/answer-stream.ts';
-import { anthropicType } from '../http/error-formats.ts';
-import { eventTemplate, frame, type SseEvent } from '../http/sse.ts';
+import type { components } from '../../../../generated/schema.d.ts';
+import type { ChatAnswer } from '../../domain/chat.ts';
+import type { AnswerWriter } from '../../http/answer-stream.ts';
+import { anthropicType } from '../../http/error-formats.ts';
+import { eventTemplate, frame, type SseEvent } from '../../http/sse.ts';
 
 type Message = components['schemas']['AnthropicMessage'];
 type ContentBlock = components['schemas']['AnthropicContentBlock'];
 type StreamEvent = components['schemas']['AnthropicStreamEvent'];
 type StopReason = components['schemas']['AnthropicStopReason'];
 
-/** What the route adds to the engine's answer. */
+/** What the route adds to the answer. */
 export interface MessageHead {
   id: string;
   model: string;
