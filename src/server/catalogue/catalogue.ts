@@ -22,8 +22,7 @@ export interface Catalogue {
   readonly models: readonly Model[];
   /**
    * The listing's JSON in UTF-8, made once: the catalogue never changes while the server runs. Bytes, not a
-   * string: a string body is measured and encoded again for every answer (some 5k instructions of a listing's
-   * 105k), a Buffer is written as it is.
+   * string: a string body is measured and encoded again for every answer, a Buffer is written as it is.
    */
   readonly listing: Buffer;
   /**

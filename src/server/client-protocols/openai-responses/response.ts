@@ -90,7 +90,7 @@ type CallItem = Extract<OutputItem, { type: 'function_call' }>;
 /**
  * The events of a message item, serialised once for the process (eventTemplate, streamTemplate) with the
  * item's values put in: three of them carry the message's whole text, which JSON.stringify would write anew
- * each time (some 1 µs an event).
+ * each time.
  */
 const messageEvents = {
   /** The deltas, one per token (streamTemplate): the item's id and index put in once an item. */
