@@ -7,7 +7,8 @@
  *   npx tsx scripts/bench/engine-text.ts [count]
  */
 import { Rng } from '../../src/lib/random.ts';
-import { answerChat, completePrompt, type ChatRequest } from '../../src/server/domain/engine/text/index.ts';
+import { answerChat, completePrompt } from '../../src/server/domain/engine/text/index.ts';
+import type { ChatRequest } from '../../src/server/domain/chat.ts';
 
 const count = Number(process.argv[2] ?? 3000);
 

@@ -63,9 +63,8 @@ export function hashParts(...parts: Array<string | number>): number {
 /**
  * `hashString(canonicalJson(value), salt)` for two salts at once, computed while walking the value instead
  * of building its canonical JSON first: an answer's two seeds come from its whole request, on every request,
- * and the string cost some thirty thousand instructions a short chat (callgrind), three times the walk. The
- * walk is canonicalJson's own (`writeCanonical`); the hashes see exactly the characters it writes
- * (test/lib/random.test.ts compares the two).
+ * and building the string costs several times the walk. The walk is canonicalJson's own (`writeCanonical`);
+ * the hashes see exactly the characters it writes (test/lib/random.test.ts compares the two).
  *
  * @example
  * const [a, b] = hashCanonical({ b: 1, a: 2 }, 1, 2);

@@ -7,7 +7,6 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { contract } from '../contract/index.ts';
 import { builtInEntries, createCatalogue } from './catalogue/catalogue.ts';
 import type { CatalogueEntry } from './catalogue/catalogue-file.ts';
-import { catalogueTextService } from './catalogue/text-service.ts';
 import type { AppContext, Services } from './context.ts';
 import { adminCredentials } from './dashboard/access.ts';
 import { adminApi } from './dashboard/admin-api.ts';
@@ -22,7 +21,7 @@ import { createStore, type Store } from './domain/store/index.ts';
 import { apiKeyCredentials } from './http/auth.ts';
 import { clientErrorHandler, frameworkErrors } from './http/client-errors.ts';
 import { registerCors } from './http/cors.ts';
-import { installErrorHandling } from './http/errors.ts';
+import { installErrorHandling } from './http/error-handler.ts';
 import { bodyLimits } from './http/json-structure.ts';
 import { defaultLogOptions, logTo, serverLogger, type LogOptions } from './http/logger.ts';
 import { registerFavicon } from './http/favicon.ts';
@@ -32,8 +31,7 @@ import { defaultTimeouts, serverTimeouts, type Timeouts } from './http/timeouts.
 import { registerPages } from './http/pages.ts';
 import { registerOperations } from './http/pipeline.ts';
 import { handlers } from './routes/index.ts';
-import { upstreamPainter } from './upstream/image-painter.ts';
-import { connectUpstreams } from './upstream/upstreams.ts';
+import { answerSources } from './sources/answer-sources.ts';
 import { defaultWorkerSettings, startEngines, type WorkerSettings } from './workers/engines.ts';
 
 /** Largest request line and headers together (Node's default), answered 431 beyond. */
@@ -135,14 +133,10 @@ export async function buildApp(options: GatewayOptions = {}): Promise<FastifyIns
 
   const engines = startEngines({ ...defaultWorkerSettings(), ...options.workers });
   const entries = options.catalogue ?? builtInEntries();
-  const upstreams = connectUpstreams(entries, options.environment ?? process.env, engines.text);
+  const sources = answerSources(entries, engines, options.environment ?? process.env);
   const built: Services = {
-    text: catalogueTextService(engines.text, upstreams.text),
-    images: createImageService(
-      engines.images,
-      createImageQuota(store, now),
-      new Map([...upstreams.images].map(([model, upstream]) => [model, upstreamPainter(model, upstream, engines.images)])),
-    ),
+    text: sources.text,
+    images: createImageService(engines.images, createImageQuota(store, now), sources.painters),
   };
   const context: AppContext = {
     store,
@@ -157,7 +151,7 @@ export async function buildApp(options: GatewayOptions = {}): Promise<FastifyIns
 
   app.decorate('dashboard', { path: '/dashboard', adminToken: admin.token, adminTokenGenerated: !configuredToken } satisfies DashboardInfo);
   app.addHook('onClose', async () => {
-    await upstreams.close();
+    await sources.close();
     await engines.close();
     await store.close();
   });

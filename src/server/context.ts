@@ -8,22 +8,32 @@ import type { AdminAccess } from './dashboard/access.ts';
 import type { ImageService } from './domain/images.ts';
 import type { Store } from './domain/store/index.ts';
 import type { AnswerStream } from './domain/answer-events.ts';
-import type { ChatAnswer, ChatRequest, PromptAnswer, PromptRequest, TextForm } from './domain/engine/text/index.ts';
+import type { ChatAnswer, ChatRequest, PromptAnswer, PromptRequest, TextForm } from './domain/chat.ts';
 import type { Abandonment } from './domain/abandonment.ts';
 
 /**
- * Text answers as the routes use them, for any model of the catalogue: the reference's deterministic engine in
- * worker threads (workers/engines.ts), a model's upstream (upstream/text-service.ts), or a stand-in with this
- * shape. `abandoned` aborts the work of a client that went away (an upstream request); the engine's, bounded,
- * runs to its end.
+ * Text answers as the routes use them, for any model of the catalogue, whatever its source: the reference's
+ * deterministic engine in worker threads (workers/engines.ts), a model's upstream (upstream/upstream-text.ts),
+ * chosen per model in sources/answer-sources.ts, or a stand-in with this shape. `abandoned` aborts the work of
+ * a client that went away (an upstream request); the engine's, bounded, runs to its end.
  */
 export interface TextService {
   answerChat(request: ChatRequest, abandoned?: Abandonment): Promise<ChatAnswer>;
   /** The answer as it is made, once it has begun (a refusal before that is an error, not a stream). */
-  streamChat(request: ChatRequest, abandoned?: Abandonment): Promise<AnswerStream>;
+  streamChat(request: ChatRequest, abandoned?: Abandonment, wants?: StreamWants): Promise<AnswerStream>;
   /** The prompt tokens `answerChat` would bill for the same request. */
   countChatTokens(request: ChatRequest): Promise<number>;
   completePrompt(request: PromptRequest, abandoned?: Abandonment): Promise<PromptAnswer>;
+}
+
+/** What a stream is to tell before its first step, beyond the steps themselves. */
+export interface StreamWants {
+  /**
+   * Its prompt tokens (`AnswerStream.promptTokens`), for a client protocol whose stream says them first
+   * (Anthropic's `message_start`): a source that learns them only at the answer's end counts them itself,
+   * while the answer begins.
+   */
+  promptTokens?: boolean;
 }
 
 /**
@@ -47,7 +57,7 @@ export interface Services {
 
 export interface AppContext {
   store: Store;
-  /** The models served, and where each one's answers come from. */
+  /** The models served, and the rules on the model a request names. */
   catalogue: Catalogue;
   services: Services;
   /** The clock: `created` timestamps, the UTC day of quotas, session expiry. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { answerChat, countTokens, type ChatRequest } from '../../src/server/domain/engine/text/index.ts';
+import { answerChat, countTokens } from '../../src/server/domain/engine/text/index.ts';
+import type { ChatRequest } from '../../src/server/domain/chat.ts';
 import { assistantCalls, chat, PARALLEL_TOOL_RESULTS, QUESTIONS, system, toolResult, user, WEATHER } from './requests.ts';
 
 const PIXEL = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';

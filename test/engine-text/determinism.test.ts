@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 // The modules themselves, not the memoised exports: a cache would make these tests pass on its own.
-import { answerChat } from '../../src/server/domain/engine/text/chat.ts';
+import { answerChat } from '../../src/server/domain/engine/text/chat-answer.ts';
 import { completePrompt } from '../../src/server/domain/engine/text/prompt.ts';
 import { chat, QUESTIONS, user, WEATHER } from './requests.ts';
 

@@ -2,7 +2,7 @@
  * The engine's answers to the golden requests, computed now (not from the cache: the modules
  * themselves), in the form stored in `golden-answers.json`.
  */
-import { answerChat } from '../../src/server/domain/engine/text/chat.ts';
+import { answerChat } from '../../src/server/domain/engine/text/chat-answer.ts';
 import { completePrompt } from '../../src/server/domain/engine/text/prompt.ts';
 import { GOLDEN_CHAT_REQUESTS, GOLDEN_PROMPT_REQUESTS } from './golden-requests.ts';
 

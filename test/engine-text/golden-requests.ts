@@ -4,8 +4,8 @@
  * answers. Regenerate the fixture (only when an answer is meant to change) with
  * `npx tsx test/engine-text/golden-generate.ts`.
  */
-import type { ChatRequest } from '../../src/server/domain/engine/text/chat.ts';
-import type { PromptRequest } from '../../src/server/domain/engine/text/prompt.ts';
+import type { ChatRequest } from '../../src/server/domain/chat.ts';
+import type { PromptRequest } from '../../src/server/domain/chat.ts';
 import { assistantCalls, chat, PARALLEL_TOOL_RESULTS, QUESTIONS, STOCKS, system, tool, toolResult, user, WEATHER } from './requests.ts';
 
 const TIME = tool('get_time', 'Current local time in a timezone.', {

@@ -3,7 +3,7 @@
  * as they arrive on the wire (`role: 'user'`), which the generated union types do not describe, hence
  * the casts.
  */
-import type { ChatRequest } from '../../src/server/domain/engine/text/chat.ts';
+import type { ChatRequest } from '../../src/server/domain/chat.ts';
 
 type Wire = Record<string, unknown>;
 

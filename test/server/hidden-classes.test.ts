@@ -20,9 +20,9 @@ import { setFlagsFromString } from 'node:v8';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/paths.ts';
-import { messageWriter } from '../../src/server/anthropic/message.ts';
-import { chatChunks } from '../../src/server/openai-chat/chunks.ts';
-import { responseWriter } from '../../src/server/openai-responses/response.ts';
+import { messageWriter } from '../../src/server/client-protocols/anthropic-messages/message.ts';
+import { chatChunks } from '../../src/server/client-protocols/openai-chat/chunks.ts';
+import { responseWriter } from '../../src/server/client-protocols/openai-responses/response.ts';
 import type { AnswerEvent } from '../../src/server/domain/answer-events.ts';
 import type { AnswerWriter } from '../../src/server/http/answer-stream.ts';
 

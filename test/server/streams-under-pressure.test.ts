@@ -7,7 +7,7 @@
 import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { streamOf } from '../../src/server/domain/answer-events.ts';
-import type { ChatAnswer, ChatRequest } from '../../src/server/domain/engine/text/index.ts';
+import type { ChatAnswer, ChatRequest } from '../../src/server/domain/chat.ts';
 import type { Services } from '../../src/server/context.ts';
 import { closeGracefully } from '../../src/server/http/shutdown.ts';
 import { startServer } from '../helpers/server.ts';

@@ -5,7 +5,7 @@
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import type { ChatRequest } from '../../src/server/domain/engine/text/index.ts';
+import type { ChatRequest } from '../../src/server/domain/chat.ts';
 import { LONG_RUN, countTokens } from '../../src/server/domain/engine/text/tokens.ts';
 import { defaultWorkerSettings, INLINE_TEXT } from '../../src/server/workers/engines.ts';
 import { startServer, useServer } from '../helpers/server.ts';

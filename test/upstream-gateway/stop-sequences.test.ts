@@ -8,7 +8,7 @@ import { anthropicFor } from '../anthropic-sdk/sdk.ts';
 import { startUpstreamPair, type TextProtocol, type UpstreamPair } from '../helpers/upstream-gateway.ts';
 import { stopInAnswer, stopInStream } from '../../src/server/upstream/stop-sequences.ts';
 import type { AnswerEvent } from '../../src/server/domain/answer-events.ts';
-import type { ChatAnswer } from '../../src/server/domain/engine/text/index.ts';
+import type { ChatAnswer } from '../../src/server/domain/chat.ts';
 
 const KEY = 'sk-demo-ultimate';
 const request = {

@@ -2,7 +2,7 @@
 // streams (fixtures/openai-chat/) read back.
 import { describe, expect, it } from 'vitest';
 import { collect } from '../../src/server/domain/answer-events.ts';
-import type { ChatRequest } from '../../src/server/domain/engine/text/index.ts';
+import type { ChatRequest } from '../../src/server/domain/chat.ts';
 import { eventsFrom, fromUpstream, MAX_STOP_SEQUENCES, toUpstream } from '../../src/server/upstream/protocols/openai-chat.ts';
 import { eventOf, feed, fixtureEvents, fixtureJson, stepsOf, stepsThenError, upstreamErrorOf } from './streams.ts';
 

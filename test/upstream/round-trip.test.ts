@@ -3,12 +3,13 @@
 // the answer the server's engine gives for that request as the server reads it: the same text, tool calls,
 // finish reason, stop sequence and usage, and for streams the same pieces.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toChatRequest as readMessages } from '../../src/server/anthropic/conversation.ts';
-import { toChatRequest as readChat } from '../../src/server/openai-chat/request.ts';
+import { toChatRequest as readMessages } from '../../src/server/client-protocols/anthropic-messages/request.ts';
+import { toChatRequest as readChat } from '../../src/server/client-protocols/openai-chat/request.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { collect } from '../../src/server/domain/answer-events.ts';
-import { answerChat, type ChatAnswer, type ChatRequest } from '../../src/server/domain/engine/text/index.ts';
-import { toChatRequest as readResponse } from '../../src/server/openai-responses/conversation.ts';
+import { answerChat } from '../../src/server/domain/engine/text/index.ts';
+import type { ChatAnswer, ChatRequest } from '../../src/server/domain/chat.ts';
+import { toChatRequest as readResponse } from '../../src/server/client-protocols/openai-responses/request.ts';
 import { textProtocols, type TextProtocolName, type UpstreamRequest } from '../../src/server/upstream/protocols/index.ts';
 import { bodyEvents } from './streams.ts';
 

@@ -8,7 +8,7 @@
 import type { components } from '../../../generated/schema.d.ts';
 import { contract, tierRank, type Tier } from '../../contract/index.ts';
 import { forbidden, invalidRequest, notFound } from '../domain/errors.ts';
-import type { CatalogueEntry, UpstreamEntry } from './catalogue-file.ts';
+import type { CatalogueEntry } from './catalogue-file.ts';
 
 export type Model = components['schemas']['Model'];
 
@@ -22,8 +22,7 @@ export interface Catalogue {
   readonly models: readonly Model[];
   /**
    * The listing's JSON in UTF-8, made once: the catalogue never changes while the server runs. Bytes, not a
-   * string: a string body is measured and encoded again for every answer (some 5k instructions of a listing's
-   * 105k), a Buffer is written as it is.
+   * string: a string body is measured and encoded again for every answer, a Buffer is written as it is.
    */
   readonly listing: Buffer;
   /**
@@ -33,8 +32,6 @@ export interface Catalogue {
   modelFor(id: string, endpoint: string, tier: Tier | undefined): Model;
   /** The model that makes image edits, checked for the caller's tier (decision D15). */
   editModel(tier: Tier): Model;
-  /** Where a model's answers come from: its upstream, or undefined for the built-in engine. */
-  upstreamOf(id: string): UpstreamEntry | undefined;
 }
 
 /** The contract's listing example: the catalogue without a file. */
@@ -50,7 +47,6 @@ export function builtInEntries(): CatalogueEntry[] {
 export function createCatalogue(entries: readonly CatalogueEntry[] = builtInEntries()): Catalogue {
   const models: Model[] = entries.map(({ upstream: _upstream, ...model }) => model);
   const byId = new Map(models.map((m) => [m.id, m]));
-  const upstreams = new Map(entries.filter((e) => e.upstream).map((e) => [e.id, e.upstream!]));
   const offering = (endpoint: string) => models.find((m) => m.endpoints.includes(endpoint));
 
   /** A model by id, or not_found (decision D10). */
@@ -96,6 +92,5 @@ export function createCatalogue(entries: readonly CatalogueEntry[] = builtInEntr
       requireTier(model, tier);
       return model;
     },
-    upstreamOf: (id) => upstreams.get(id),
   };
 }

@@ -3,7 +3,7 @@
  * the answer — the reference's engine (whose whole answer is split into these steps), or an upstream model
  * whose stream is translated into them as it arrives. A non-streamed answer is the same steps collected.
  */
-import type { ChatAnswer } from './engine/text/index.ts';
+import type { ChatAnswer } from './chat.ts';
 
 export type FinishReason = ChatAnswer['finishReason'];
 
@@ -24,6 +24,11 @@ export type AnswerEvent =
  */
 export interface AnswerStream {
   readonly answer?: ChatAnswer;
+  /**
+   * The prompt tokens, when they are known before the first step: the whole answer's, or the count a source
+   * made because the caller asked for it (`StreamWants`).
+   */
+  readonly promptTokens?: number;
   readonly events: Iterable<AnswerEvent> | AsyncIterable<AnswerEvent>;
 }
 
@@ -34,7 +39,7 @@ export interface AnswerStream {
  *   const stream = streamOf(await engine.answerChat(request));
  */
 export function streamOf(answer: ChatAnswer): AnswerStream {
-  return { answer, events: eventsOf(answer) };
+  return { answer, promptTokens: answer.promptTokens, events: eventsOf(answer) };
 }
 
 /**

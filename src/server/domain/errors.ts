@@ -1,7 +1,7 @@
 /**
  * The errors the domain raises (catalogue, tiers, keys, quota, engines): what went wrong, in words a caller
  * can act on, and of which kind. The domain knows nothing of HTTP: the one error handler
- * (`http/errors.ts`) turns each kind into a status and the contract's error body.
+ * (`http/error-handler.ts`) turns each kind into a status and the contract's error body.
  */
 
 export type ErrorKind =

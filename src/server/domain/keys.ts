@@ -19,7 +19,7 @@ export const demoKeys: ReadonlyArray<{ key: string; tier: KeyTier }> = (['starte
 );
 
 export function hashKey(key: string): string {
-  // The one-shot form: every authenticated request hashes its key, and it is twice as fast as createHash.
+  // The one-shot form: every authenticated request hashes its key, and it is faster than createHash.
   return hash('sha256', key, 'hex');
 }
 

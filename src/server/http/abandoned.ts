@@ -3,8 +3,7 @@
  * upstream request on its way (its connection is let go, and the upstream stops making an answer nobody reads).
  *
  * The signal is made when a service first reads it, not for every request: the built-in engine's work is
- * bounded and never reads it, and an AbortController with its `close` listener cost a few microseconds of
- * every answer (`npm run bench`).
+ * bounded and never reads it, and an AbortController with its `close` listener would cost every answer.
  */
 import type { FastifyReply } from 'fastify';
 import type { Abandonment } from '../domain/abandonment.ts';
@@ -22,9 +21,8 @@ export function abandonedBy(reply: FastifyReply): Abandonment {
 /**
  * A class, not an object literal with a getter: V8 keeps such a literal's getter in an accessor pair it
  * allocates in the old generation, so the getter's closure, and through it the whole request (reply, request,
- * headers, body), outlived every young collection until the next full one. Each chat request was copied into
- * the old generation (some 5 KB), and collections cost three times what the earlier build's did (`npm run
- * bench -- --baseline`). A getter on a prototype holds nothing of any one request.
+ * headers, body), would outlive every young collection until the next full one. A getter on a prototype holds
+ * nothing of any one request.
  */
 class ReplyAbandonment implements Abandonment {
   #signal: AbortSignal | undefined;

@@ -8,7 +8,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AnswerEvent, AnswerStream } from '../domain/answer-events.ts';
 import { GatewayError } from '../domain/errors.ts';
-import { statusOf } from './errors.ts';
+import { statusOf } from './error-handler.ts';
 import type { SseEvent } from './sse.ts';
 
 export interface AnswerWriter {
@@ -38,8 +38,8 @@ export function writeAnswer(stream: AnswerStream, writer: AnswerWriter, options:
 
 /**
  * A whole answer's events, read one by one as the event writer pulls them: each step read and written when
- * the events of the one before are all read. An iterator of its own rather than a generator: a generator's
- * resumption was paid on every event (23k of a streamed chat's 730k instructions).
+ * the events of the one before are all read. An iterator of its own rather than a generator, whose resumption
+ * would be paid on every event.
  */
 class Written implements IterableIterator<SseEvent> {
   #out: SseEvent[] = [];

@@ -8,7 +8,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { errorBody } from './errors.ts';
+import { errorBody } from './error-handler.ts';
 import type { Timeouts } from './timeouts.ts';
 
 /** The `clientErrorHandler` of Fastify's options: answers on the raw socket, as no request exists yet. */

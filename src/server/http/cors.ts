@@ -10,7 +10,7 @@
  * before authentication, since a browser sends it without the key: the methods the contract's operations
  * use, the request headers a browser may send (never the admin token, nor credentials), a 10-minute cache.
  * An `OPTIONS` without those headers is not a preflight but a method the API does not offer, so it gets what
- * any other such method gets from the one error handler (errors.ts): 405 `{error}` with `Allow` on a known
+ * any other such method gets from the one error handler (error-handler.ts): 405 `{error}` with `Allow` on a known
  * route, 404 elsewhere (decision D21).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';

@@ -104,8 +104,8 @@ function refuseInfinity(key: string, value: unknown): unknown {
 /**
  * The first key that appears twice in one object of a well-formed JSON text, or undefined. One pass over the
  * characters, strings skipped whole: each open object keeps the set of its keys. (Character codes, not an
- * expression for the structural characters: each run of an expression costs some hundreds of instructions
- * and a store V8's collector tracks, for each of a body's dozens of them.)
+ * expression for the structural characters: each run of an expression costs far more than a comparison, and
+ * leaves a store V8's collector tracks, for each of a body's dozens of them.)
  */
 function repeatedKey(text: string): string | undefined {
   const objects: Array<Set<string> | null> = []; // null for an array

@@ -3,10 +3,9 @@
  * would cost throughput and say nothing the client does not see); faults are, with their method and URL.
  *
  * Fastify is given no logger of its own (`logger: false`). With one, even with its request logging off, Fastify
- * spends some 7,000 instructions on every request on what only that logging uses (a model listing counted 97,600
- * with it, 90,500 without): a child logger per request, checked for its seven methods when a factory of ours
- * makes it; listeners for the end of the response; two clock reads (docs/request-cost-rounds.md, the sixteenth
- * round). The server's logger is put on the app instead, and on each request and reply by the first hook, so
+ * spends work on every request on what only that logging uses: a child logger per request, checked for its
+ * seven methods when a factory of ours makes it; listeners for the end of the response; two clock reads. The
+ * server's logger is put on the app instead, and on each request and reply by the first hook, so
  * that what Fastify itself logs about a request (a reply sent twice, a handler that fails after answering)
  * still reaches it.
  */

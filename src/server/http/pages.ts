@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Contract } from '../../contract/index.ts';
 import { packageFile } from '../../package-root.ts';
 import { demoKeys } from '../domain/keys.ts';
-import { errorBody } from './errors.ts';
+import { errorBody } from './error-handler.ts';
 import { requestOrigin, servedByOrigin, type ServedPage } from './page-origin.ts';
 import { pagePolicy, sendPage } from './security-headers.ts';
 

@@ -3,10 +3,10 @@
  * the admin API) is registered by the same loop, with the same stages, in the order Fastify runs them:
  *
  *   onRequest   authentication (auth.ts), from the operation's `security`
- *   parsing     JSON only (errors.ts)
+ *   parsing     JSON only (error-handler.ts)
  *   validation  the contract's validators for the body, query and path (validation.ts)
  *   handler     routes/<operationId>.ts, which calls the domain
- *   errors      any failure, from any stage, through the one error handler (errors.ts), in the shape the
+ *   errors      any failure, from any stage, through the one error handler (error-handler.ts), in the shape the
  *               operation declares (error-formats.ts)
  */
 import type { FastifyInstance } from 'fastify';

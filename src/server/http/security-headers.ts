@@ -8,11 +8,9 @@
  * `frame-ancestors`, an opener policy, no Flash or PDF cross-domain policies.
  *
  * Why not the page set on every answer: for JSON or an event stream, those headers and the page policy's
- * directives change nothing a browser does, and each header costs the server about 2,700 instructions an
- * answer (Fastify stores it, node checks its name and value and writes it): with the page set, and the
- * `Cross-Origin-Resource-Policy: cross-origin` once sent too (it only speaks to a page of another origin
- * embedding an answer without CORS, which no answer here is for), a third of what a model listing costs
- * (docs/request-cost-rounds.md, the fourth and fifth rounds).
+ * directives change nothing a browser does, and each header costs every answer work (Fastify stores it, node
+ * checks its name and value and writes it); the same goes for `Cross-Origin-Resource-Policy: cross-origin`,
+ * which only speaks to a page of another origin embedding an answer without CORS, which no answer here is for.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';

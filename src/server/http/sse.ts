@@ -9,8 +9,8 @@
  *
  * Events that are not paced go out in batches of up to `BATCH_CHARACTERS`: the events ready at once (an
  * answer's tokens, all made together) travel through the stream, the HTTP response and the socket as one
- * chunk instead of one each, which cost several microseconds per event (`npm run bench -- --baseline`). A
- * client reads them as the same events either way. An upstream's events are not batched: each goes out as it
+ * chunk instead of one each, which would cost every event its own trip through all three. A client reads them
+ * as the same events either way. An upstream's events are not batched: each goes out as it
  * arrives, before the next is read.
  */
 import { Readable } from 'node:stream';
@@ -73,7 +73,7 @@ export function eventTemplate<Values extends Array<string | number>>(make: (...v
  * and whose other values change with each event (a token's text, a sequence number), serialised once for the
  * process: each stream puts its head in by joining a few strings, and gets the filler `eventTemplate`
  * would have made with the head's values in `make`, without the JSON.stringify and the search that making a
- * template costs (some 1 µs a stream). `heads` is the head's length.
+ * template costs every stream. `heads` is the head's length.
  *
  * @example
  * const delta = streamTemplate(([id]: [string], text: string) => ({ id, text }), 1, 'delta');
@@ -129,8 +129,8 @@ function cutAtPlaceholders(text: string, slots: number): { pieces: string[]; ord
 
 /**
  * The pieces with the frame's lines around the JSON made part of the first and the last. Joined, not added
- * to: a string added to is a tree of its parts, which every event made from it carries into the batch's join
- * (docs/request-cost-rounds.md, the seventeenth round).
+ * to: a string added to is a tree of its parts, which every event made from it would carry into the batch's
+ * join.
  */
 function framedPieces(pieces: readonly string[], event: string | undefined): string[] {
   const framed = [...pieces];
@@ -182,7 +182,7 @@ interface Frames {
  *
  * The frames are joined once at the end rather than added one by one: a string added to makes a tree of
  * pieces, and Node measures such a string's UTF-8 length (for Content-Length and for the socket) by walking
- * it character by character, a flat one at once (about 3% of a streamed chat's instructions, callgrind).
+ * it character by character, a flat one at once.
  */
 function readFrames(events: Iterator<SseEvent> | AsyncIterator<SseEvent>, paced: boolean): Frames {
   const frames: string[] = [];
@@ -296,7 +296,7 @@ export function sendEvents(reply: FastifyReply, events: Iterable<SseEvent> | Asy
   if (paceMs > 0) return reply.send(new EventStream(iterator, paceMs, reply.log));
   // A source made whole beforehand and not paced goes out in batches; when it fits in the first (a short
   // answer, the usual one), it is sent as one body: the same bytes, with a Content-Length, and no stream to
-  // make, pipe and end (about a tenth of a streamed chat's CPU, npm run bench -- --baseline).
+  // make, pipe and end, which would cost a short answer more than writing its events.
   const first = readFrames(iterator, false);
   return reply.send(first.done ? first.text : new EventStream(iterator, 0, reply.log, first));
 }

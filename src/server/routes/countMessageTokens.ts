@@ -1,9 +1,9 @@
 /**
  * POST /v1/messages/count_tokens — the `input_tokens` the same request is billed on /v1/messages, counted by
- * the same engine (decision D27).
+ * the gateway's tokenizer, whatever the model's source (decision D27).
  */
 import type { components } from '../../../generated/schema.d.ts';
-import { toChatRequest } from '../anthropic/conversation.ts';
+import { toChatRequest } from '../client-protocols/anthropic-messages/request.ts';
 import type { Handler } from '../context.ts';
 
 type CountTokensRequest = components['schemas']['AnthropicCountTokensRequest'];

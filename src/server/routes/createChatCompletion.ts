@@ -7,8 +7,8 @@ import { writeAnswer } from '../http/answer-stream.ts';
 import { abandonedBy } from '../http/abandoned.ts';
 import { billingHeaders } from '../http/responses.ts';
 import { sendEvents } from '../http/sse.ts';
-import { chatChunks } from '../openai-chat/chunks.ts';
-import { toChatRequest } from '../openai-chat/request.ts';
+import { chatChunks } from '../client-protocols/openai-chat/chunks.ts';
+import { toChatRequest } from '../client-protocols/openai-chat/request.ts';
 import { newId } from '../ids.ts';
 import type { Handler } from '../context.ts';
 

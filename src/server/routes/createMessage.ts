@@ -1,18 +1,21 @@
 /**
- * POST /v1/messages — Anthropic Messages (decision D27), on the chat endpoint's engine: JSON, or an event
- * stream whose deltas add up to exactly the JSON answer.
+ * POST /v1/messages — Anthropic Messages (decision D27), answered by the text service as a chat completion
+ * is: JSON, or an event stream whose deltas add up to exactly the JSON answer.
  */
 import type { components } from '../../../generated/schema.d.ts';
-import { toChatRequest } from '../anthropic/conversation.ts';
-import { messageWriter, toMessage } from '../anthropic/message.ts';
+import { toChatRequest } from '../client-protocols/anthropic-messages/request.ts';
+import { messageWriter, toMessage } from '../client-protocols/anthropic-messages/message.ts';
 import { billingHeaders } from '../http/responses.ts';
 import { abandonedBy } from '../http/abandoned.ts';
 import { writeAnswer } from '../http/answer-stream.ts';
 import { sendEvents } from '../http/sse.ts';
 import { newId } from '../ids.ts';
-import type { Handler } from '../context.ts';
+import type { Handler, StreamWants } from '../context.ts';
 
 type MessagesRequest = components['schemas']['AnthropicMessagesRequest'];
+
+/** message_start says the input tokens before the answer. */
+const PROMPT_TOKENS_FIRST: StreamWants = { promptTokens: true };
 
 export const createMessage: Handler = async (request, reply, { catalogue, services, tokenDelayMs }) => {
   const body = request.body as MessagesRequest;
@@ -22,12 +25,9 @@ export const createMessage: Handler = async (request, reply, { catalogue, servic
   const abandoned = abandonedBy(reply);
 
   if (body.stream) {
-    // message_start says the input tokens before the answer: a whole answer's own count, or for an
-    // upstream's (known at its end) the count of /v1/messages/count_tokens, made while the upstream begins.
-    let counting = catalogue.upstreamOf(model.id) ? services.text.countChatTokens(chat) : undefined;
-    counting?.catch(() => undefined);
-    const stream = await services.text.streamChat(chat, abandoned);
-    const inputTokens = stream.answer?.promptTokens ?? (await (counting ??= services.text.countChatTokens(chat)));
+    const stream = await services.text.streamChat(chat, abandoned, PROMPT_TOKENS_FIRST);
+    // A service that cannot tell them first has them counted.
+    const inputTokens = stream.promptTokens ?? (await services.text.countChatTokens(chat));
     reply.headers(billingHeaders(model, stream.answer && stream.answer.promptTokens + stream.answer.completionTokens));
     return sendEvents(reply, writeAnswer(stream, messageWriter(head, inputTokens), { log: reply.log }), { paceMs: tokenDelayMs });
   }

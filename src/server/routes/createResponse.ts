@@ -1,16 +1,16 @@
 /**
- * POST /v1/responses — OpenAI Responses (decision D29), on the chat endpoint's engine: JSON, or an event
- * stream whose deltas add up to exactly the JSON answer. Kept for the key unless `store` is false.
+ * POST /v1/responses — OpenAI Responses (decision D29), answered by the text service as a chat completion is:
+ * JSON, or an event stream whose deltas add up to exactly the JSON answer. Kept for the key unless `store` is false.
  */
 import type { components } from '../../../generated/schema.d.ts';
-import { keepResponse, previousConversation } from '../domain/responses.ts';
+import { keepResponse, previousConversation } from '../domain/stored-responses.ts';
 import { billingHeaders } from '../http/responses.ts';
 import { abandonedBy } from '../http/abandoned.ts';
 import { writeAnswer } from '../http/answer-stream.ts';
 import { sendEvents } from '../http/sse.ts';
 import { newId } from '../ids.ts';
-import { inputItems, toChatRequest } from '../openai-responses/conversation.ts';
-import { responseWriter, toResponse } from '../openai-responses/response.ts';
+import { inputItems, toChatRequest } from '../client-protocols/openai-responses/request.ts';
+import { responseWriter, toResponse } from '../client-protocols/openai-responses/response.ts';
 import type { Handler } from '../context.ts';
 
 type ResponseRequest = components['schemas']['ResponseRequest'];

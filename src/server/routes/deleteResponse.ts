@@ -1,6 +1,6 @@
 /** DELETE /v1/responses/{response_id} — forgets a response this key stored (decision D29). */
 import type { components } from '../../../generated/schema.d.ts';
-import { forgetResponse } from '../domain/responses.ts';
+import { forgetResponse } from '../domain/stored-responses.ts';
 import type { Handler } from '../context.ts';
 
 export const deleteResponse: Handler = async (request, reply, { store }) => {

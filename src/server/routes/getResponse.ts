@@ -1,5 +1,5 @@
 /** GET /v1/responses/{response_id} — a response this key stored (decision D29). */
-import { storedResponse } from '../domain/responses.ts';
+import { storedResponse } from '../domain/stored-responses.ts';
 import type { Handler } from '../context.ts';
 
 export const getResponse: Handler = async (request, reply, { store, now }) => {

@@ -5,19 +5,19 @@
  * same size as the image). Fewer pictures than asked is a failure: the contract promises `n`, and the images
  * reserved are given back.
  */
+import type { UpstreamEntry } from '../catalogue/catalogue-file.ts';
 import type { ImageEngine, ImagePainter } from '../domain/images.ts';
+import type { UpstreamConnection } from './connections.ts';
 import { asGatewayError, type UpstreamIdentity } from './gateway-errors.ts';
-import type { UpstreamClient } from './http.ts';
 import { UpstreamError } from './errors.ts';
 import { editForm, generationRequest, imagesFrom } from './protocols/openai-images.ts';
 
 /**
  * @example
- *   const painter = upstreamPainter('gpt-image', { client, model: 'gpt-image-1', key }, engines.images);
+ *   const painter = upstreamPainter('gpt-image', entry, upstreams.connect(entry), engines.images);
  */
-export function upstreamPainter(model: string, upstream: { client: UpstreamClient; model: string; key: string | undefined }, engine: ImageEngine): ImagePainter {
-  const { client } = upstream;
-  const identity: UpstreamIdentity = { model, origin: client.origin, key: upstream.key };
+export function upstreamPainter(model: string, entry: UpstreamEntry, { client, key }: UpstreamConnection, engine: ImageEngine): ImagePainter {
+  const identity: UpstreamIdentity = { model, origin: client.origin, key };
 
   function all(json: unknown, n: number): Buffer[] {
     const pngs = imagesFrom(json, n);
@@ -28,7 +28,7 @@ export function upstreamPainter(model: string, upstream: { client: UpstreamClien
   return {
     async generate(order, signal) {
       try {
-        const { path, body } = generationRequest(order, upstream.model);
+        const { path, body } = generationRequest(order, entry.model);
         return all(await client.json(path, body, signal), order.n);
       } catch (error) {
         throw asGatewayError(error, identity);
@@ -39,7 +39,7 @@ export function upstreamPainter(model: string, upstream: { client: UpstreamClien
       // Bad pictures are the client's 400, found before anything is sent.
       const prepared = await engine.prepareEdit({ image: order.image, mask: order.mask, width, height });
       try {
-        const { path, form } = editForm(prepared, order, upstream.model);
+        const { path, form } = editForm(prepared, order, entry.model);
         return all(await client.form(path, form, signal), order.n);
       } catch (error) {
         throw asGatewayError(error, identity);

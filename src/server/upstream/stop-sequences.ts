@@ -10,8 +10,7 @@
  * gateway's then.
  */
 import type { AnswerEvent } from '../domain/answer-events.ts';
-import { cutAtStop } from '../domain/engine/text/chat.ts';
-import type { ChatAnswer } from '../domain/engine/text/index.ts';
+import { cutAtStop, type ChatAnswer } from '../domain/chat.ts';
 import { UNCOUNTED } from './protocols/index.ts';
 
 /**

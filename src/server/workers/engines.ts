@@ -4,10 +4,10 @@
  * and receives the result.
  *
  * Text work that is small and bounded runs on the event loop itself: a short conversation without tools
- * takes the engine about a hundred microseconds, less than handing it to a worker and back costs (the request
- * and the answer copied across two threads, both woken). Only work that can be long goes to the pool: text
- * beyond `INLINE_TEXT` (the engine reads prompts at about 0.2 ms per KB), and anything with a schema to
- * satisfy (tools, structured output), whose cost the schema decides. A full text pool still refuses every
+ * costs the engine less than handing it to a worker and back (the request and the answer copied across two
+ * threads, both woken). Only work that can be long goes to the pool: text beyond `INLINE_TEXT` (the engine's
+ * work grows with the prompt), and anything with a schema to satisfy (tools, structured output), whose cost
+ * the schema decides. A full text pool still refuses every
  * text request (503): the machine is then saturated with text work, and small requests are shed with the
  * rest rather than added to the event loop's.
  */
@@ -17,7 +17,7 @@ import { availableParallelism } from 'node:os';
 import 'sharp';
 import type { TextEngine } from '../context.ts';
 import * as textEngine from '../domain/engine/text/index.ts';
-import type { ChatAnswer, ChatRequest, PromptAnswer, PromptRequest } from '../domain/engine/text/index.ts';
+import type { ChatAnswer, ChatRequest, PromptAnswer, PromptRequest } from '../domain/chat.ts';
 import { shareO200k } from '../domain/engine/text/o200k.ts';
 import type { PreparedEdit } from '../domain/engine/images/index.ts';
 import type { ImageEngine } from '../domain/images.ts';
@@ -30,10 +30,9 @@ export interface WorkerSettings {
 
 /**
  * The default sizes: one worker per core for each engine. A waiting place costs only the request already
- * received; the bound is on waiting time. Text tasks take about a millisecond, so many may wait: 1,024 a
- * core is half a second of work, and lets a thousand clients that open their streams at the same moment
- * all be served (`npm run bench`; 256 refused most of them). An image task takes from a few milliseconds
- * (one small picture) to a second or more (ten large edits), so fewer wait.
+ * received; the bound is on waiting time. Text tasks are short, so many may wait: 1,024 a core lets a
+ * thousand clients that open their streams at the same moment all be served. An image task takes from a
+ * few milliseconds (one small picture) to a second or more (ten large edits), so fewer wait.
  */
 export function defaultWorkerSettings(cores = availableParallelism()): WorkerSettings {
   return { text: { workers: cores, queue: 1024 * cores }, images: { workers: cores, queue: 16 * cores } };
@@ -41,8 +40,8 @@ export function defaultWorkerSettings(cores = availableParallelism()): WorkerSet
 
 /**
  * The most text work answered on the event loop: characters of text, and JSON values walked to count them
- * (so that the count itself is bounded, however the request is shaped). 1,024 characters (some 250 tokens)
- * take the engine about 0.25 ms; a request beyond either bound goes to the pool.
+ * (so that the count itself is bounded, however the request is shaped): some 250 tokens, which cost the engine
+ * less than a worker's hand-off; a request beyond either bound goes to the pool.
  */
 export const INLINE_TEXT = { characters: 1024, values: 256 } as const;
 

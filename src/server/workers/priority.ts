@@ -2,8 +2,7 @@
  * The engines' worker threads run at a lower CPU priority than the event loop (decision D23). On a machine
  * with fewer cores than busy threads, the kernel then gives the event loop the core first: the small
  * requests every client is waiting on (a model listing, the next event of a stream, a 401) go ahead of
- * the heavy ones the workers are chewing on, which wait a moment longer. Measured with `npm run stress` on
- * two cores: the probe's worst latency went from 200–310 ms to 70–140 ms, its p99 from ~10 to ~5 ms.
+ * the heavy ones the workers are chewing on, which wait a moment longer.
  */
 import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';

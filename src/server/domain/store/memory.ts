@@ -30,7 +30,7 @@ export function createMemoryStore(): Store {
   /** Session hash → expiry (ISO 8601), in the order they were opened: the oldest first. */
   const sessions = new Map<string, string>();
   // A copy without the hash, field by field: every authenticated request looks its key up, and a rest
-  // pattern plus a spread copies through V8's slow path (about 1% of the model listing's time).
+  // pattern plus a spread copies through V8's slow path.
   const strip = (r: ApiKeyRecord & { hash: string }): ApiKeyRecord => ({
     id: r.id,
     name: r.name,

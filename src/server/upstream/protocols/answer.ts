@@ -3,7 +3,7 @@
  * JSON answer has no token boundaries to keep), each call's arguments as one piece.
  */
 import type { FinishReason } from '../../domain/answer-events.ts';
-import type { ChatAnswer } from '../../domain/engine/text/index.ts';
+import type { ChatAnswer } from '../../domain/chat.ts';
 
 export interface ReadAnswer {
   text: string;

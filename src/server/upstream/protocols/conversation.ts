@@ -3,7 +3,7 @@
  * a user's text and images, an assistant's text and tool calls, a tool's result. Each protocol then says
  * how its own API spells them. Only the gateway's request is read here: it was validated at the edge.
  */
-import type { ChatMessage, FunctionTool } from '../../domain/engine/text/messages.ts';
+import type { ChatMessage, FunctionTool } from '../../domain/chat.ts';
 
 export type UserPart = { type: 'text'; text: string } | { type: 'image'; url: string; detail?: 'auto' | 'low' | 'high' };
 

@@ -4,7 +4,7 @@
  * HTTP client sends `path` and `body` and hands back what it received.
  */
 import type { AnswerEvent } from '../../domain/answer-events.ts';
-import type { ChatAnswer, ChatRequest } from '../../domain/engine/text/index.ts';
+import type { ChatAnswer, ChatRequest } from '../../domain/chat.ts';
 
 /** A request for the upstream: `path` is joined to the catalogue's `base_url`, `body` is sent as JSON. */
 export interface UpstreamRequest {

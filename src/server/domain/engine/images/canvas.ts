@@ -84,13 +84,13 @@ export function fillGradient(raster: Raster, stops: readonly Rgb[], angle: numbe
   let p = 0;
   for (let y = 0; y < height; y++) {
     if (step === 0) {
-      // A vertical gradient: every row is one colour, and a native fill is ~20× faster than a loop.
+      // A vertical gradient: every row is one colour, and a native fill is far faster than a loop.
       const k = Math.round(((y + 0.5 - height / 2) * sin + extent / 2) * scale) >> 16;
       pixels.fill(lut[k < 0 ? 0 : k > last ? last : k]!, p, p + width);
       p += width;
       continue;
     }
-    // `| 0` keeps t a 32-bit integer for V8; a double here makes the loop 2–3× slower.
+    // `| 0` keeps t a 32-bit integer for V8; a double here makes the loop several times slower.
     let t = Math.round(((0.5 - width / 2) * cos + (y + 0.5 - height / 2) * sin + extent / 2) * scale) | 0;
     for (let x = 0; x < width; x++, t = (t + step) | 0, p++) {
       const k = t >> 16;

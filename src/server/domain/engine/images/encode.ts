@@ -2,9 +2,9 @@ import sharp from 'sharp';
 import { rasterBytes, type Raster } from './canvas.ts';
 
 /**
- * PNG settings, measured with `bench.ts` on the 2-core reference machine: zlib level 1 without the
- * per-row filter search is the fastest setting that still compresses these smooth pictures 4–10×;
- * adaptive filtering makes files ~3× smaller but costs ~12 ms more per 1024×1024 image.
+ * PNG settings: zlib level 1 without the per-row filter search is the fastest setting that still compresses
+ * these smooth pictures well; adaptive filtering would make files smaller at a cost to every image that
+ * outweighs the bytes saved.
  */
 const PNG_OPTIONS = { compressionLevel: 1, adaptiveFiltering: false } as const;
 

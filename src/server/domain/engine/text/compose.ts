@@ -31,8 +31,8 @@ interface Template {
 
 /**
  * Templates already cut, by their text. They are the phrase bank's sentences only, a fixed set, so the map
- * is bounded by it. Filling a cut template is a few string additions; `replace` with a function, per
- * sentence, cost ten times more (some 1 µs a sentence, and an answer has five to ten).
+ * is bounded by it. Filling a cut template is a few string additions, where `replace` with a function would
+ * cost each of an answer's sentences many times more.
  */
 const templates = new Map<string, Template>();
 

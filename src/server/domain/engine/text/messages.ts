@@ -3,11 +3,6 @@
  * module reduces each message to plain facts (role, text, images, tool calls) whatever form its content
  * takes: a string, an array of parts, or null next to `tool_calls`.
  */
-import type { components } from '../../../../../generated/schema.d.ts';
-
-export type ChatMessage = components['schemas']['ChatMessage'];
-export type FunctionTool = components['schemas']['FunctionTool'];
-export type ToolChoice = components['schemas']['ToolChoice'];
 
 /** One message reduced to what the engine uses. */
 export interface MessageView {

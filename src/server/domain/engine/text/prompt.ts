@@ -2,26 +2,11 @@
  * The text completion of `POST /v1/generation/prompt`: a continuation of one prompt, cut to `max_tokens`.
  */
 import { Rng } from '../../../../lib/random.ts';
+import type { PromptAnswer, PromptRequest } from '../../chat.ts';
 import { composeContinuation } from './compose.ts';
 import { seedsOf } from './seed.ts';
 import { analyseSubject } from './subject.ts';
 import { countTokens, limitTokens } from './tokens.ts';
-
-export interface PromptRequest {
-  model: string;
-  prompt: string;
-  temperature?: number | null;
-  seed?: number | null;
-  maxTokens?: number | null;
-}
-
-export interface PromptAnswer {
-  /** Sent whole: a text completion is not streamed, so it has no token pieces. */
-  text: string;
-  finishReason: 'stop' | 'length';
-  promptTokens: number;
-  completionTokens: number;
-}
 
 /**
  * Continues a prompt, deterministically for a given request and seed.

@@ -56,9 +56,9 @@ export const FIRST_TO_SECOND = new Map(Object.entries({
 
 /**
  * Whether a phrase, lowercased, holds one of FIRST_TO_SECOND's words as a whole word: most phrases hold
- * none, and this test costs a fraction of the replace with a function below (some 0.1 against 0.7 µs a
- * phrase). It may say yes for nothing, never no for a word the replace changes. Not `/iu` on the phrase
- * itself: under it a mark such as U+0345 folds to a letter, and `my` after it would not count as a word.
+ * none, and this test costs a fraction of the replace with a function below. It may say yes for nothing,
+ * never no for a word the replace changes. Not `/iu` on the phrase itself: under it a mark such as U+0345
+ * folds to a letter, and `my` after it would not count as a word.
  */
 const FIRST_PERSON = new RegExp(`(?<![\\p{L}'])(?:${[...FIRST_TO_SECOND.keys()].join('|')})(?![\\p{L}'])`, 'u');
 
@@ -73,7 +73,7 @@ const UNCOLLAPSED = /[^\S ]| {2}|^ | $/;
 
 /**
  * The text with each run of whitespace made one space and none at its ends. Most text has nothing to
- * change, and the test costs a fifth of the replace (some 0.1 against 0.5 µs a short prompt).
+ * change, and the test costs a fraction of the replace.
  *
  * @example
  * collapseSpaces(' Hi\n\nthere '); // 'Hi there'
@@ -113,8 +113,7 @@ const DIGITS = /^\p{N}+$/u;
 
 /**
  * Whether a word begins with a capital letter (`\p{Lu}`). Most words begin with an ASCII character, where that
- * is A–Z: read from the code, it saves an expression's call on each word (with `isAllDigits`, some 3.5k of a
- * short chat's 363k instructions, callgrind).
+ * is A–Z: read from the code, it saves an expression's call on each word.
  */
 export function isCapitalised(word: string): boolean {
   const first = word.charCodeAt(0);

@@ -4,16 +4,16 @@
  * vocabulary) gives the same tokens as gpt-tokenizer with one copy of the tables per process instead of one
  * per worker thread. It keeps a bounded cache of the chunks it has merged, which is what makes the sentences
  * answers are made of, and a conversation sent again on each turn, cheap to count again; a cache of whole
- * sentences above it was measured slower, twice (`npx tsx scripts/bench/engine-text.ts`; the last time
- * also through the server's whole request, beside this version, where it saved nothing).
+ * sentences above it would add a lookup and save nothing the chunks' cache does not.
  *
  * Long runs (decision D22): the tokenizer's merge step takes time quadratic in the length of one chunk of
- * text (a word, a run of punctuation or of spaces): 80,000 × `a` took 16 s. A run of more than
- * `LONG_RUN` characters without a change between space and non-space is therefore tokenized in pieces of
- * `LONG_RUN` characters, each on its own: the cost is linear (about 0.6 µs a character at worst), and the
+ * text (a word, a run of punctuation or of spaces), so that one long word could hold a request for seconds. A
+ * run of more than `LONG_RUN` characters without a change between space and non-space is therefore tokenized
+ * in pieces of `LONG_RUN` characters, each on its own: the cost is linear in the text's length, and the
  * count of such a run can differ from the tokenizer's by a token or so per piece (a merge across a cut is
  * not made). Text without such a run, which is all ordinary prose and code, is tokenized exactly as before.
  */
+import type { TextForm } from '../../chat.ts';
 import { o200k } from './o200k.ts';
 
 /** The longest run of space or of non-space characters the tokenizer is given whole. */
@@ -193,13 +193,6 @@ function completeLength(bytes: Uint8Array): number {
   return bytes.length;
 }
 
-/**
- * How an answer's text is wanted: `pieces`, one per token, for a stream that sends it token by token; `whole`,
- * in one piece, for an answer sent at once. A whole text's tokens are only counted when nothing cuts it: its
- * pieces cost a short chat some 12k instructions (3%, callgrind) that an answer sent whole never reads.
- */
-export type TextForm = 'pieces' | 'whole';
-
 /** Text built from at most `limit` tokens, with its pieces and the number of tokens spent. */
 export interface TokenText {
   text: string;
@@ -221,8 +214,8 @@ export interface TokenText {
 export function limitTokens(text: string, limit: number | null, form: TextForm = 'pieces'): TokenText {
   if (form === 'whole') {
     // Counted first: a whole text within its limit (the usual answer: Anthropic's max_tokens is required, and
-    // rarely reached) needs no array of its tokens, which cost an Anthropic message some 2k instructions more
-    // than the count (callgrind). Only a text that is cut is then encoded as well.
+    // rarely reached) needs no array of its tokens, which costs more than the count. Only a text that is cut is
+    // then encoded as well.
     const count = countTokens(text);
     if (limit === null || count <= limit) return { text, pieces: wholePieces(text), tokenCount: count, truncated: false };
   }

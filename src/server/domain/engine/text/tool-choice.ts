@@ -4,7 +4,7 @@
  * description the user's message mentions, or the only tool there is, when the user spoke last.
  */
 import { TextEngineError } from './errors.ts';
-import type { ToolChoice } from './messages.ts';
+import type { ToolChoice } from '../../chat.ts';
 import type { FunctionDefinition } from './prompt-tokens.ts';
 import type { Subject } from './subject.ts';
 

@@ -1,5 +1,5 @@
 /** A `message` read back as the gateway's ChatAnswer. */
-import type { ChatAnswer } from '../../../domain/engine/text/index.ts';
+import type { ChatAnswer } from '../../../domain/chat.ts';
 import { chatAnswer } from '../answer.ts';
 import { malformed } from '../failures.ts';
 import { isRecord, stringOf } from '../read.ts';

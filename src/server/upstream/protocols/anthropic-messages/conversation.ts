@@ -5,8 +5,8 @@
  */
 import { turnsOf, type Turn } from '../conversation.ts';
 import type { Json } from '../read.ts';
-import type { ChatRequest } from '../../../domain/engine/text/index.ts';
-import { imageBlock } from './images.ts';
+import type { ChatRequest } from '../../../domain/chat.ts';
+import { imageBlock } from './image-blocks.ts';
 
 /** Anthropic refuses empty text blocks; an empty text part says nothing, so it is left out. */
 function textBlocks(texts: readonly string[]): Json[] {

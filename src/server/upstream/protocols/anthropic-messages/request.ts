@@ -1,5 +1,5 @@
 /** The gateway's chat request as an Anthropic Messages request. */
-import type { ChatRequest } from '../../../domain/engine/text/index.ts';
+import type { ChatRequest } from '../../../domain/chat.ts';
 import { parametersOf } from '../conversation.ts';
 import { unsupported } from '../failures.ts';
 import type { Json } from '../read.ts';

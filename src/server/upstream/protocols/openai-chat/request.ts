@@ -2,7 +2,7 @@
  * The gateway's chat request as an OpenAI Chat Completions request. The gateway's messages already are
  * chat messages, so they go as they are; the rest is renamed to the current API reference's fields.
  */
-import type { ChatRequest } from '../../../domain/engine/text/index.ts';
+import type { ChatRequest } from '../../../domain/chat.ts';
 import type { Json } from '../read.ts';
 import type { UpstreamRequest } from '../types.ts';
 

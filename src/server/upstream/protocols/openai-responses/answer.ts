@@ -1,5 +1,5 @@
 /** A `response` object read back as the gateway's ChatAnswer. */
-import type { ChatAnswer } from '../../../domain/engine/text/index.ts';
+import type { ChatAnswer } from '../../../domain/chat.ts';
 import { chatAnswer } from '../answer.ts';
 import { malformed, upstreamFailed } from '../failures.ts';
 import { isRecord, stringOf } from '../read.ts';

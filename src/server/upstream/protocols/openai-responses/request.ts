@@ -3,7 +3,7 @@
  * `function_call` and `function_call_output` items), nothing kept upstream (`store: false`: the gateway
  * keeps its own conversations, and sends the whole conversation every time).
  */
-import type { ChatRequest } from '../../../domain/engine/text/index.ts';
+import type { ChatRequest } from '../../../domain/chat.ts';
 import { parametersOf, turnsOf, type Turn, type UserPart } from '../conversation.ts';
 import type { Json } from '../read.ts';
 import type { UpstreamRequest } from '../types.ts';

@@ -1,11 +1,11 @@
 /**
- * A Responses request read as the text engine's chat request (decision D29): `instructions` and
+ * A Responses request read as the gateway's chat request (decision D29): `instructions` and
  * `system`/`developer` messages become system messages, `function_call` items an assistant's tool calls,
  * `function_call_output` items the tool messages that answer them; items of other types are not read. The
- * same engine, tokenizer and limits then serve this protocol as they serve chat completions.
+ * same sources, tokenizer and limits then serve this protocol as they serve chat completions.
  */
-import type { components } from '../../../generated/schema.d.ts';
-import type { ChatRequest, ResponseFormat } from '../domain/engine/text/index.ts';
+import type { components } from '../../../../generated/schema.d.ts';
+import type { ChatRequest, ResponseFormat } from '../../domain/chat.ts';
 
 type ResponseRequest = components['schemas']['ResponseRequest'];
 type InputItem = components['schemas']['ResponseInputItem'];
@@ -64,7 +64,7 @@ function formatOf(format: NonNullable<ResponseRequest['text']>['format']): Respo
 }
 
 /**
- * The engine's chat request for a Responses request continuing `history` (the stored conversation of its
+ * The gateway's chat request for a Responses request continuing `history` (the stored conversation of its
  * `previous_response_id`, or none), to `model` (the catalogue's id of the model the request names).
  *
  * @example

@@ -1,12 +1,12 @@
 /**
- * The text engine's answer in the Responses API's shapes (decision D29): the `response` object, and the
- * event stream whose deltas add up to it, every event with a rising `sequence_number`.
+ * The gateway's chat answer, whoever made it, in the Responses API's shapes (decision D29): the `response`
+ * object, and the event stream whose deltas add up to it, every event with a rising `sequence_number`.
  */
-import type { components } from '../../../generated/schema.d.ts';
-import type { AnswerEvent } from '../domain/answer-events.ts';
-import type { ChatAnswer } from '../domain/engine/text/index.ts';
-import type { AnswerWriter } from '../http/answer-stream.ts';
-import { eventTemplate, streamTemplate, type SseEvent } from '../http/sse.ts';
+import type { components } from '../../../../generated/schema.d.ts';
+import type { AnswerEvent } from '../../domain/answer-events.ts';
+import type { ChatAnswer } from '../../domain/chat.ts';
+import type { AnswerWriter } from '../../http/answer-stream.ts';
+import { eventTemplate, streamTemplate, type SseEvent } from '../../http/sse.ts';
 
 type ResponseRequest = components['schemas']['ResponseRequest'];
 type Response = components['schemas']['Response'];
@@ -90,7 +90,7 @@ type CallItem = Extract<OutputItem, { type: 'function_call' }>;
 /**
  * The events of a message item, serialised once for the process (eventTemplate, streamTemplate) with the
  * item's values put in: three of them carry the message's whole text, which JSON.stringify would write anew
- * each time (some 1 µs an event).
+ * each time.
  */
 const messageEvents = {
   /** The deltas, one per token (streamTemplate): the item's id and index put in once an item. */

@@ -8,26 +8,31 @@
  */
 import type { TextEngine, TextService } from '../context.ts';
 import type { AnswerEvent, AnswerStream } from '../domain/answer-events.ts';
-import type { ChatAnswer, ChatRequest } from '../domain/engine/text/index.ts';
+import type { ChatAnswer, ChatRequest } from '../domain/chat.ts';
 import type { UpstreamEntry } from '../catalogue/catalogue-file.ts';
 import type { Abandonment } from '../domain/abandonment.ts';
+import type { UpstreamConnection } from './connections.ts';
 import { asGatewayError, type UpstreamIdentity } from './gateway-errors.ts';
-import type { UpstreamClient } from './http.ts';
 import { textProtocols, UNCOUNTED, type TextProtocolName } from './protocols/index.ts';
 import { stopInAnswer, stopInStream } from './stop-sequences.ts';
 
 /**
  * @example
- *   const service = upstreamTextService('gpt-4o', entry, client, engines.text, process.env.OPENAI_API_KEY);
+ *   const service = upstreamTextService('gpt-4o', entry, upstreams.connect(entry), engines.text);
  */
-export function upstreamTextService(model: string, entry: UpstreamEntry, client: UpstreamClient, engine: TextEngine, key: string | undefined): TextService {
+export function upstreamTextService(model: string, entry: UpstreamEntry, { client, key }: UpstreamConnection, engine: TextEngine): TextService {
   const protocol = textProtocols[entry.protocol as TextProtocolName];
   const identity: UpstreamIdentity = { model, origin: client.origin, key };
 
-  /** The upstream's figures, and the gateway's count where it gave none. */
-  async function counted<T extends { promptTokens: number; completionTokens: number }>(usage: T, request: ChatRequest, answerText: () => string): Promise<T> {
+  /** The upstream's figures, and the gateway's count where it gave none (`prompt`: the request's, when already made). */
+  async function counted<T extends { promptTokens: number; completionTokens: number }>(
+    usage: T,
+    request: ChatRequest,
+    answerText: () => string,
+    prompt?: Promise<number>,
+  ): Promise<T> {
     const [promptTokens, completionTokens] = await Promise.all([
-      usage.promptTokens === UNCOUNTED ? engine.countChatTokens(request) : usage.promptTokens,
+      usage.promptTokens === UNCOUNTED ? (prompt ?? engine.countChatTokens(request)) : usage.promptTokens,
       usage.completionTokens === UNCOUNTED ? engine.countTokens(answerText()) : usage.completionTokens,
     ]);
     // A copy with the counts set (not `{ ...usage, more }`: see test/server/hidden-classes.test.ts).
@@ -45,12 +50,12 @@ export function upstreamTextService(model: string, entry: UpstreamEntry, client:
   }
 
   /** The upstream's steps as they arrive, its failures the gateway's, its end with every count. */
-  async function* translated(steps: AsyncIterable<AnswerEvent>, request: ChatRequest): AsyncGenerator<AnswerEvent> {
+  async function* translated(steps: AsyncIterable<AnswerEvent>, request: ChatRequest, prompt: Promise<number> | undefined): AsyncGenerator<AnswerEvent> {
     const pieces: string[] = [];
     try {
       for await (const step of steps) {
         if (step.type === 'text' || step.type === 'tool-arguments') pieces.push(step.text);
-        yield step.type === 'end' ? await counted(step, request, () => pieces.join('')) : step;
+        yield step.type === 'end' ? await counted(step, request, () => pieces.join(''), prompt) : step;
       }
     } catch (error) {
       throw asGatewayError(error, identity);
@@ -59,18 +64,22 @@ export function upstreamTextService(model: string, entry: UpstreamEntry, client:
 
   return {
     answerChat,
-    async streamChat(request, abandoned): Promise<AnswerStream> {
+    async streamChat(request, abandoned, wants): Promise<AnswerStream> {
+      // The upstream tells its prompt tokens at the end, if at all: when they are wanted first, the gateway
+      // counts them while the upstream begins (what /v1/messages/count_tokens answers), and only once.
+      const prompt = wants?.promptTokens ? engine.countChatTokens(request) : undefined;
+      prompt?.catch(() => undefined);
       try {
         const { path, body } = protocol.toUpstream(request, entry.model, true);
         const events = await client.stream(path, body, abandoned?.signal);
-        const steps = translated(stopInStream(protocol.eventsFrom(events), request.stopSequences), request);
+        const steps = translated(stopInStream(protocol.eventsFrom(events), request.stopSequences), request, prompt);
         // The client's stream begins with the answer's first step, read here: a failure before it (silence
         // past idle_ms, a cut, an error event right after the upstream's head) is still the gateway's error
         // status (504, 502), as D31 says; only a stream that has begun ends with its protocol's error event.
-        // Reading at once also keeps the events that arrive while the route is busy (Anthropic's
-        // message_start waits for a token count): an upstream body cut before it is read loses them.
+        // Reading at once also keeps the events that arrive while the prompt tokens are counted: an upstream
+        // body cut before it is read loses them.
         const first = await steps.next();
-        return { events: resumed(first, steps) };
+        return prompt ? { promptTokens: await prompt, events: resumed(first, steps) } : { events: resumed(first, steps) };
       } catch (error) {
         throw asGatewayError(error, identity);
       }

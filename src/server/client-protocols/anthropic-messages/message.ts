@@ -1,19 +1,20 @@
 /**
- * The text engine's answer in Anthropic's Messages shapes: the `message` object, and the event stream whose
- * deltas add up to it (decision D27). Tool calls become `tool_use` blocks whose ids are `toolu_…`.
+ * The gateway's chat answer, whoever made it, in Anthropic's Messages shapes: the `message` object, and the
+ * event stream whose deltas add up to it (decision D27). Tool calls become `tool_use` blocks whose ids are
+ * `toolu_…`.
  */
-import type { components } from '../../../generated/schema.d.ts';
-import type { ChatAnswer } from '../domain/engine/text/index.ts';
-import type { AnswerWriter } from '../http/answer-stream.ts';
-import { anthropicType } from '../http/error-formats.ts';
-import { eventTemplate, frame, type SseEvent } from '../http/sse.ts';
+import type { components } from '../../../../generated/schema.d.ts';
+import type { ChatAnswer } from '../../domain/chat.ts';
+import type { AnswerWriter } from '../../http/answer-stream.ts';
+import { anthropicType } from '../../http/error-formats.ts';
+import { eventTemplate, frame, type SseEvent } from '../../http/sse.ts';
 
 type Message = components['schemas']['AnthropicMessage'];
 type ContentBlock = components['schemas']['AnthropicContentBlock'];
 type StreamEvent = components['schemas']['AnthropicStreamEvent'];
 type StopReason = components['schemas']['AnthropicStopReason'];
 
-/** What the route adds to the engine's answer. */
+/** What the route adds to the answer. */
 export interface MessageHead {
   id: string;
   model: string;
@@ -76,7 +77,7 @@ export function toMessage(answer: ChatAnswer, head: MessageHead): Message {
 
 /**
  * The events of a stream that are the same in every stream, or differ only in a few values, made once for the
- * process rather than by JSON.stringify in every stream (some 0.5–1 µs an event, however small).
+ * process rather than by JSON.stringify in every stream, which costs every event, however small.
  */
 const PING: SseEvent = { framed: frame({ event: 'ping', data: { type: 'ping' } satisfies StreamEvent }) };
 const MESSAGE_STOP: SseEvent = { framed: frame({ event: 'message_stop', data: { type: 'message_stop' } satisfies StreamEvent }) };

@@ -1,12 +1,12 @@
 /**
- * An Anthropic Messages request read as the text engine's chat request: the same engine, tokenizer and
+ * An Anthropic Messages request read as the gateway's chat request: the same sources, tokenizer and
  * limits serve both protocols (decision D27). The system prompt becomes a system message; `tool_use` blocks
  * become an assistant's tool calls and `tool_result` blocks the tool messages that answer them, so token
  * counts and tool round trips behave exactly as on the chat endpoint.
  */
-import type { components } from '../../../generated/schema.d.ts';
-import type { ChatRequest } from '../domain/engine/text/index.ts';
-import { invalidRequest } from '../domain/errors.ts';
+import type { components } from '../../../../generated/schema.d.ts';
+import type { ChatRequest } from '../../domain/chat.ts';
+import { invalidRequest } from '../../domain/errors.ts';
 
 type MessagesRequest = components['schemas']['AnthropicMessagesRequest'];
 type CountTokensRequest = components['schemas']['AnthropicCountTokensRequest'];
@@ -83,7 +83,7 @@ function toolChoiceOf(choice: MessagesRequest['tool_choice']): ChatRequest['tool
 }
 
 /**
- * The engine's chat request for a Messages (or count_tokens) request, to `model` (the catalogue's id of the
+ * The gateway's chat request for a Messages (or count_tokens) request, to `model` (the catalogue's id of the
  * model the request names).
  *
  * @example

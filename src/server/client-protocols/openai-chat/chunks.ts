@@ -4,10 +4,10 @@
  * that fails after it began ends with one `{"error": message}` event and no `[DONE]` (decision D31), which
  * OpenAI's SDKs raise as an error.
  */
-import type { components } from '../../../generated/schema.d.ts';
-import type { AnswerEvent } from '../domain/answer-events.ts';
-import type { AnswerWriter } from '../http/answer-stream.ts';
-import { eventTemplate, streamTemplate, type SseEvent } from '../http/sse.ts';
+import type { components } from '../../../../generated/schema.d.ts';
+import type { AnswerEvent } from '../../domain/answer-events.ts';
+import type { AnswerWriter } from '../../http/answer-stream.ts';
+import { eventTemplate, streamTemplate, type SseEvent } from '../../http/sse.ts';
 
 type Chunk = components['schemas']['ChatCompletionChunk'];
 type Delta = Chunk['choices'][number]['delta'];
@@ -36,8 +36,7 @@ function chunkData(head: ChunkHead, includeUsage: boolean, delta: Delta, finish:
 
 /**
  * The chunks every stream sends once, the role's and the finish reason's, made once for the process (without
- * and with include_usage's `usage: null`) with the head put in, rather than by JSON.stringify in every stream
- * (some 0.7 µs a chunk).
+ * and with include_usage's `usage: null`) with the head put in, rather than by JSON.stringify in every stream.
  */
 const roleChunk = [false, true].map((includeUsage) =>
   eventTemplate((id: string, created: number, model: string) => chunkData({ id, created, model }, includeUsage, { role: 'assistant', content: '' })),

@@ -4,59 +4,16 @@
  * `max_tokens` exactly.
  */
 import { Rng } from '../../../../lib/random.ts';
+import { cutAtStop, type ChatAnswer, type ChatMessage, type ChatRequest, type ChatToolCall, type TextForm } from '../../chat.ts';
 import { composeAnswer, composeToolAnswer } from './compose.ts';
-import { lastUserText, trailingToolResults, viewMessage, type ChatMessage, type FunctionTool, type MessageView, type ToolChoice } from './messages.ts';
+import { lastUserText, trailingToolResults, viewMessage, type MessageView } from './messages.ts';
 import { countPromptTokens, type FunctionDefinition } from './prompt-tokens.ts';
 import { seedsOf, type Seeds } from './seed.ts';
 import { analyseSubject, type Subject } from './subject.ts';
 import { generateArguments } from './tool-arguments.ts';
 import { chooseTools } from './tool-choice.ts';
-import { countTokens, limitTokens, type TextForm } from './tokens.ts';
+import { countTokens, limitTokens } from './tokens.ts';
 import { checkTextSize, checkToolSchema } from './limits.ts';
-
-export interface ChatRequest {
-  model: string;
-  messages: ChatMessage[];
-  temperature?: number | null;
-  seed?: number | null;
-  maxTokens?: number | null;
-  tools?: FunctionTool[];
-  toolChoice?: ToolChoice;
-  /** OpenAI's `parallel_tool_calls`; true when absent. */
-  parallelToolCalls?: boolean | null;
-  /** Texts that end a text answer just before the first of them it contains (Anthropic's `stop_sequences`). */
-  stopSequences?: readonly string[];
-  /** The form of a text answer: prose (the default), a JSON object, or JSON valid against a schema. */
-  responseFormat?: ResponseFormat;
-}
-
-/** Structured output (decision D29): chat's `response_format` and the Responses API's `text.format`. */
-export type ResponseFormat = { type: 'text' } | { type: 'json_object' } | { type: 'json_schema'; name: string; schema?: unknown };
-
-export interface ChatToolCall {
-  id: string;
-  name: string;
-  /** JSON text; with finishReason `tool_calls` it validates against the function's `parameters`. */
-  arguments: string;
-  /** Pieces that concatenate to `arguments`, one per token. */
-  argumentPieces: readonly string[];
-}
-
-export interface ChatAnswer {
-  /** null when the answer is only tool calls */
-  content: string | null;
-  /**
-   * Pieces that concatenate to exactly `content`: one per token when the answer was asked for in pieces (to
-   * be streamed), the whole content in one piece when it was asked for whole (`answerChat`'s `form`).
-   */
-  contentPieces: readonly string[];
-  toolCalls: ChatToolCall[];
-  finishReason: 'stop' | 'length' | 'tool_calls';
-  /** The stop sequence the text was cut at (finishReason `stop`), or null. */
-  stopSequence: string | null;
-  promptTokens: number;
-  completionTokens: number;
-}
 
 /** What the engine reads of a request, and its size limits checked (decision D22). */
 interface Reading {
@@ -83,26 +40,6 @@ function read(request: ChatRequest): Reading {
  */
 export function countChatTokens(request: ChatRequest): number {
   return read(request).promptTokens;
-}
-
-/**
- * The text cut just before the earliest stop sequence it contains (the first listed, of two at one place).
- *
- * @example
- * cutAtStop('One. Two. Three.', ['Three', 'Two']); // { text: 'One. ', sequence: 'Two' }
- */
-export function cutAtStop(text: string, sequences: readonly string[] | undefined): { text: string; sequence: string | null } {
-  let at = -1;
-  let sequence: string | null = null;
-  for (const candidate of sequences ?? []) {
-    if (candidate === '') continue;
-    const index = text.indexOf(candidate);
-    if (index >= 0 && (at < 0 || index < at)) {
-      at = index;
-      sequence = candidate;
-    }
-  }
-  return sequence === null ? { text, sequence } : { text: text.slice(0, at), sequence };
 }
 
 /** The characters of text a request holds: what the engine reads (decision D22 bounds it). */

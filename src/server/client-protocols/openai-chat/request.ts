@@ -1,14 +1,14 @@
 /**
- * A chat completion request in the engine's terms (decision D17): what the route answers and what an
+ * A chat completion request in the gateway's terms (decision D17): what the route answers and what an
  * upstream is sent, read one way only.
  */
-import type { components } from '../../../generated/schema.d.ts';
-import type { ChatRequest, ResponseFormat } from '../domain/engine/text/index.ts';
+import type { components } from '../../../../generated/schema.d.ts';
+import type { ChatRequest, ResponseFormat } from '../../domain/chat.ts';
 
 type ChatCompletionRequest = components['schemas']['ChatCompletionRequest'];
 
 /**
- * The engine's chat request for a chat completion request; `model` is the catalogue's id for the model the
+ * The gateway's chat request for a chat completion request; `model` is the catalogue's id for the model the
  * request names. The smaller of `max_tokens` and `max_completion_tokens` limits the answer.
  *
  * @example
@@ -29,7 +29,7 @@ export function toChatRequest(body: ChatCompletionRequest, model: string): ChatR
   };
 }
 
-/** `response_format` in the engine's terms (decision D29). */
+/** `response_format` in the gateway's terms (decision D29). */
 function responseFormatOf(format: ChatCompletionRequest['response_format']): ResponseFormat | undefined {
   if (format?.type === 'json_schema') return { type: 'json_schema', name: format.json_schema.name, schema: format.json_schema.schema };
   if (format?.type === 'json_object') return { type: 'json_object' };
