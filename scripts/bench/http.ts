@@ -5,7 +5,6 @@
 import { runLoad, type LoadResult, type LoadSpec } from './load.ts';
 import { cpuMeter, cpuTimeUs, type RssSampler } from './machine.ts';
 import type { ServerProcess } from './processes.ts';
-import type { HttpScenarioResult, TargetName } from './results.ts';
 import type { BenchSettings } from './settings.ts';
 import { median, ratioOfRounds } from './stats.ts';
 
@@ -34,6 +33,21 @@ export interface ServerFigure {
   roundsPid: number[];
   /** Peak RSS of the process over the rounds, MB. */
   rssPeakMb: number;
+}
+
+export type TargetName = 'reference' | 'bare';
+
+export const targetLabels: Record<TargetName, string> = {
+  reference: 'reference',
+  bare: 'bare node:http',
+};
+
+export interface HttpScenarioResult {
+  name: 'models' | 'chat';
+  label: string;
+  figures: Record<TargetName, ServerFigure>;
+  /** reference / bare node:http in requests per second, the median of the rounds' ratios. */
+  ratios: { bare: number };
 }
 
 /** One timed load on one server, with the CPU time its process spent and its peak RSS meanwhile. */

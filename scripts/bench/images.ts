@@ -4,14 +4,12 @@
  */
 import { dailyImageQuota } from '../../src/contract/index.ts';
 import { runLoad, type LoadSpec } from './load.ts';
+import type { BenchSettings } from './settings.ts';
 
 /** Images a day each key the benchmark's servers issue may make (they are ultimate-tier). */
 export const imagesPerKey = dailyImageQuota('ultimate');
 
-export interface ImageCase {
-  size: string;
-  n: number;
-}
+export type ImageCase = BenchSettings['images']['cases'][number];
 
 /**
  * Hands out the keys in turn, so that requests at once spend different keys, as many clients' would, and no

@@ -4,6 +4,7 @@
  */
 import { runLoad, type LoadSpec } from './load.ts';
 import { startEntry, type ServerProcess } from './processes.ts';
+import type { BenchSettings } from './settings.ts';
 import { median } from './stats.ts';
 import { timeToFirstEvent, type StreamTarget } from './streams.ts';
 
@@ -14,15 +15,7 @@ export interface ProxyResult {
   models: { connections: number; directRps: number; proxiedRps: number; ratio: number };
 }
 
-export interface ProxySettings {
-  rounds: number;
-  /** Streams per round, each side. */
-  streams: number;
-  connections: number;
-  durationS: number;
-}
-
-export async function measureProxy(reference: ServerProcess, stream: StreamTarget, models: LoadSpec, settings: ProxySettings, log: (line: string) => void): Promise<ProxyResult> {
+export async function measureProxy(reference: ServerProcess, stream: StreamTarget, models: LoadSpec, settings: BenchSettings['proxy'], log: (line: string) => void): Promise<ProxyResult> {
   const proxy = await startEntry('proxy', 'scripts/bench/proxy-entry.ts', ['--upstream', reference.baseUrl]);
   try {
     const direct = { p50: [] as number[], p99: [] as number[] };

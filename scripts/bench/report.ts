@@ -1,6 +1,7 @@
 /** A full or quick run's figures as tables: printed, written to `artifacts/bench.md`, and into `docs/benchmarks.md`. */
 import { storeLabels, type QuotaFigure, type QuotaResult, type StoreName } from './quota.ts';
-import { targetLabels, type BenchResults, type TargetName } from './results.ts';
+import { targetLabels, type TargetName } from './http.ts';
+import type { BenchResults } from './results.ts';
 import { round } from './stats.ts';
 import { describeRun, markers, ms, num, percent, tablesAsMarkdown, tablesAsText, times, us, writeBetween, type Table } from './tables.ts';
 

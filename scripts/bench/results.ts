@@ -1,5 +1,5 @@
 /** The shape of one full or quick run, as written to `artifacts/bench.json` and rendered by `report.ts`. */
-import type { ServerFigure } from './http.ts';
+import type { HttpScenarioResult } from './http.ts';
 import type { ImageResult } from './images.ts';
 import type { RunHeader } from './machine.ts';
 import type { ProxyResult } from './proxy.ts';
@@ -7,21 +7,6 @@ import type { QuotaResult } from './quota.ts';
 import type { BenchSettings } from './settings.ts';
 import type { StreamsResult } from './streams.ts';
 import type { UpstreamResult } from './upstream.ts';
-
-export type TargetName = 'reference' | 'bare';
-
-export const targetLabels: Record<TargetName, string> = {
-  reference: 'reference',
-  bare: 'bare node:http',
-};
-
-export interface HttpScenarioResult {
-  name: 'models' | 'chat';
-  label: string;
-  figures: Record<TargetName, ServerFigure>;
-  /** reference / bare node:http in requests per second, the median of the rounds' ratios. */
-  ratios: { bare: number };
-}
 
 export interface TargetVerdict {
   name: string;

@@ -1,14 +1,14 @@
 /**
  * One full or quick run: the reference server and a bare `node:http` server replaying its bytes, each in its
- * own process, side by side on loopback with the same requests; streams, one after the
- * other and many at once; images; the quota path on a reference server per store; the validating proxy against
- * a direct connection; and a model's upstream asked directly, through this gateway and through Portkey's.
+ * own process, side by side on loopback with the same requests; streams, one after the other and many at once;
+ * images; the quota path on a reference server per store; the validating proxy against a direct connection;
+ * and a model's upstream asked directly, through this gateway and through Portkey's.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildServer } from '../build-server.ts';
-import { measureScenario } from './http.ts';
+import { measureScenario, type HttpScenarioResult } from './http.ts';
 import { imageLoad, imagesPerKey, keyRotation } from './images.ts';
 import { judge } from './judge.ts';
 import { sampleRss, startRun, type RssSampler } from './machine.ts';
@@ -17,7 +17,7 @@ import { measureProxy } from './proxy.ts';
 import { measureQuotaPath, startStoreServers } from './quota.ts';
 import { captureReplies, startReplay } from './replay.ts';
 import { kindRequest, modelsRequest } from './requests.ts';
-import type { BenchResults, HttpScenarioResult } from './results.ts';
+import type { BenchResults } from './results.ts';
 import type { BenchSettings } from './settings.ts';
 import { measureStreams, streamRequest } from './streams.ts';
 import { measureUpstream } from './upstream.ts';

@@ -2,10 +2,6 @@
  * How long and how hard each part of the benchmark runs: a full run measures; a quick run (`--quick`, for CI)
  * only shows that every measurement works, in seconds.
  */
-import type { ImageCase } from './images.ts';
-import type { ProxySettings } from './proxy.ts';
-import type { UpstreamSettings } from './upstream.ts';
-
 export interface BenchSettings {
   mode: 'full' | 'quick';
   /** The servers side by side: seconds of warm-up and per round, and rounds (short turns, many, on a noisy host). */
@@ -15,7 +11,7 @@ export interface BenchSettings {
    * server whose tokens come `tokenDelayMs` apart, so that `maxTokens` of them keep the streams open together.
    */
   streams: { sequential: number; concurrent: number[]; maxTokens: number; tokenDelayMs: number };
-  images: { cases: ImageCase[]; connections: number; durationS?: number; amount?: number };
+  images: { cases: Array<{ size: string; n: number }>; connections: number; durationS?: number; amount?: number };
   /** Ultimate keys the server issues for the image load (50 images a day each). */
   imageKeys: number;
   /**
@@ -24,11 +20,13 @@ export interface BenchSettings {
    * the fastest store; `spentKeys` have today's quota used up.
    */
   quota: { connections: number; warmupS: number; durationS?: number; amount?: number; rounds: number; keys: number; spentKeys: number };
-  proxy: ProxySettings;
-  upstream: UpstreamSettings;
+  /** The validating proxy: rounds, streams per round each side, and the listing's load. */
+  proxy: { rounds: number; streams: number; connections: number; durationS: number };
+  /** A model's upstream: requests one at a time each, and rounds of load. */
+  upstream: { sequential: number; rounds: number; connections: number; durationS: number };
 }
 
-const imageCases: ImageCase[] = ['512x512', '1024x1024'].flatMap((size) => [1, 4].map((n) => ({ size, n })));
+const imageCases: BenchSettings['images']['cases'] = ['512x512', '1024x1024'].flatMap((size) => [1, 4].map((n) => ({ size, n })));
 
 export const fullSettings: BenchSettings = {
   mode: 'full',

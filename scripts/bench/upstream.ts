@@ -14,16 +14,9 @@ import { builtInEntries } from '../../src/server/catalogue/catalogue.ts';
 import { runLoad, type LoadSpec } from './load.ts';
 import { cpuMeter, cpuTimeUs } from './machine.ts';
 import { startEntry, type SpawnOptions } from './processes.ts';
+import type { BenchSettings } from './settings.ts';
 import { kindRequest } from './requests.ts';
 import { median, percentile } from './stats.ts';
-
-export interface UpstreamSettings {
-  /** Requests each, one at a time, for the latencies. */
-  sequential: number;
-  rounds: number;
-  connections: number;
-  durationS: number;
-}
 
 type Latency = { p50Ms: number; p99Ms: number };
 
@@ -59,7 +52,7 @@ async function timeOne(dispatcher: Agent, baseUrl: string, spec: LoadSpec): Prom
   return took;
 }
 
-export async function measureUpstream(settings: UpstreamSettings, spawn: SpawnOptions, log: (line: string) => void): Promise<UpstreamResult> {
+export async function measureUpstream(settings: BenchSettings['upstream'], spawn: SpawnOptions, log: (line: string) => void): Promise<UpstreamResult> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-upstream-'));
   const started: Array<{ close(): Promise<void> }> = [];
   try {
