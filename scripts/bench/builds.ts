@@ -30,10 +30,10 @@ export interface BaselineBuild {
 
 const git = (args: string[], cwd = root) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 
-export type Tree = ReturnType<typeof describeTree>;
-
 /** This tree: its commit, and whether tracked files differ from it. */
-export function describeTree(): { commit: string; subject: string; modified: boolean } {
+export type Tree = { commit: string; subject: string; modified: boolean };
+
+export function describeTree(): Tree {
   try {
     return { commit: git(['rev-parse', 'HEAD']), subject: git(['log', '-1', '--format=%s']), modified: git(['status', '--porcelain', '--untracked-files=no']) !== '' };
   } catch {

@@ -1,6 +1,6 @@
 /**
- * The benchmark's own parts: percentiles and the ratios of rounds, the comparison's ratios as printed, the
- * image keys handed out, RSS sampling, the docs' markers, the varied prompts, the command line, and the servers that
+ * The benchmark's own parts: percentiles and the ratios of rounds, the comparison's ratios as printed, the image
+ * keys handed out, RSS sampling, the docs' markers, the varied prompts, the command line, and the servers that
  * replay captured answers.
  */
 import { spawn, spawnSync } from 'node:child_process';
