@@ -27,7 +27,7 @@ export async function runCommandLine(argv: string[], env: NodeJS.ProcessEnv, com
   try {
     parsed = parseArgs({
       args: argv,
-      options: { ...settingOptions, tier: { type: 'string' }, name: { type: 'string' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' } },
+      options: { tier: { type: 'string' }, name: { type: 'string' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' }, ...settingOptions },
       allowPositionals: true,
       strict: true,
     });
