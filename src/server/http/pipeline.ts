@@ -50,7 +50,7 @@ export function registerOperations(app: FastifyInstance, { contracts, handlers, 
 
   app.decorateRequest('apiKey', null);
 
-  for (const contract of contracts) contract.precompile();
+  for (const contract of contracts) contract.precompileRequests();
   // Every operation's authentication is made before any route is: a scheme nothing implements fails at start.
   const authenticators = operations.map(({ op }) => authenticator(op, credentials));
   for (const [i, { contract, op }] of operations.entries()) {
