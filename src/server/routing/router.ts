@@ -237,8 +237,9 @@ export class UpstreamRouter<S> {
 
   #log(served: string | undefined, records: readonly AttemptRecord[], started: number): void {
     const line = { model: this.model, upstream: served ?? null, attempts: records, ms: since(started) };
-    if (served !== undefined && records.length === 1) this.log.info(line, 'upstream attempts');
-    else this.log.warn(line, 'upstream attempts');
+    // A warning when an upstream failed the request; the caller's own mistake or leaving is no upstream's.
+    if (records.some((r) => r.outcome !== 'served' && r.outcome !== 'refused' && r.outcome !== 'abandoned')) this.log.warn(line, 'upstream attempts');
+    else this.log.info(line, 'upstream attempts');
   }
 }
 
