@@ -45,12 +45,12 @@ const WORK_IN_PROGRESS = /^\.(?:partial|removing|link)-(\d+)(?:-|$)/;
 /** Held far longer than this, the lock's holder is not a build (a pid the system gave again). */
 const LOCK_STALE_MS = 60_000;
 
-/** The entries a build holds: every module under `src/`, and the benchmark's server entry and its heap preload. */
+/** The entries a build holds: every module under `src/`, and the benchmark's server entry. */
 function sources(): string[] {
   const files = readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
     .map((file) => join(root, 'src', file));
-  return [...files, join(root, 'scripts', 'bench', 'reference-entry.ts'), join(root, 'scripts', 'bench', 'survivors-preload.ts')];
+  return [...files, join(root, 'scripts', 'bench', 'reference-entry.ts')];
 }
 
 /** The name of the build of the inputs as they are now: their hash. */

@@ -16,7 +16,7 @@ import { spawn } from 'node:child_process';
 import { availableParallelism, cpus } from 'node:os';
 import { join } from 'node:path';
 import { buildServer } from './build-server.ts';
-import { sampleRss } from './bench/rss.ts';
+import { sampleRss } from './bench/machine.ts';
 import { percentile, round } from './bench/stats.ts';
 import { root } from './lib/paths.ts';
 import { serverLaunch } from './lib/server-launch.ts';

@@ -1,77 +1,70 @@
 /**
- * Image generation under load: latency (median, p99) and images per second for one size and `n`. Each
- * request carries a key that still has quota for it, so every answer is a real 200 with `n` images.
+ * Image generation under load: latency and images per second for one size and `n`, each request with a key
+ * that still has quota for it, so that every answer is a real 200 with `n` images.
  */
 import { dailyImageQuota } from '../../src/contract/index.ts';
-import { runLoad, type LoadResult, type LoadSpec } from './load.ts';
+import { runLoad, type LoadSpec } from './load.ts';
+import type { BenchSettings } from './settings.ts';
 
-export interface ImageCase {
-  size: '512x512' | '1024x1024';
-  n: number;
-}
+/** Images a day each key the benchmark's servers issue may make (they are ultimate-tier). */
+export const imagesPerKey = dailyImageQuota('ultimate');
 
-export interface ImageResult extends ImageCase {
-  requests: number;
-  p50Ms: number;
-  p99Ms: number;
-  imagesPerSecond: number;
-  errors: number;
-  non2xx: number;
-}
+export type ImageCase = BenchSettings['images']['cases'][number];
 
 /**
- * Hands out keys so that no request goes over a key's daily quota (the keys are ultimate-tier).
+ * Hands out the keys in turn, so that requests at once spend different keys, as many clients' would, and no
+ * key more than `perKey` images; with none left it counts the excess (answered 429, reported).
  *
  * @example
- *   const next = keyPool(['sk-a', 'sk-b']);
- *   next(4) // 'sk-a', and 4 of its 50 images are now spoken for
+ *   const keys = keyRotation(['sk-a', 'sk-b'], 50);
+ *   keys.next(4); // 'sk-a', and 4 of its 50 images are spoken for
  */
-export function keyPool(keys: readonly string[]): (n: number) => string {
-  const perKey = dailyImageQuota('ultimate');
-  let index = 0;
-  let used = 0;
-  return (n) => {
-    if (used + n > perKey) {
-      index++;
-      used = 0;
-    }
-    const key = keys[index];
-    if (!key) throw new Error(`the benchmark ran out of image keys (${keys.length} × ${perKey} images); give the server more`);
-    used += n;
-    return key;
+export function keyRotation(keys: readonly string[], perKey = Number.POSITIVE_INFINITY): { next(images?: number): string; readonly handed: number; readonly excess: number } {
+  if (keys.length === 0) throw new Error('the image load needs keys; the server issued none');
+  const used = keys.map(() => 0);
+  let at = 0;
+  let handed = 0;
+  let excess = 0;
+  return {
+    next(images = 1) {
+      handed++;
+      for (let tried = 0; tried < keys.length; tried++, at = (at + 1) % keys.length) {
+        if (used[at]! + images <= perKey) {
+          used[at]! += images;
+          const key = keys[at]!;
+          at = (at + 1) % keys.length;
+          return key;
+        }
+      }
+      excess++;
+      return keys[at]!;
+    },
+    get handed() {
+      return handed;
+    },
+    get excess() {
+      return excess;
+    },
   };
 }
 
-/**
- * Generates images of one size and `n` with `connections` requests at a time.
- *
- * @example
- *   const r = await imageLoad(ref.baseUrl, keyPool(keys), { size: '1024x1024', n: 1 }, { connections: 1, durationS: 5 });
- */
-export async function imageLoad(
-  baseUrl: string,
-  nextKey: (n: number) => string,
-  imageCase: ImageCase,
-  load: { connections: number; durationS?: number; amount?: number },
-): Promise<ImageResult> {
-  const spec: LoadSpec = {
+/** Image requests of one size and `n`, a different prompt each time (so that every image is drawn), each with the next key. */
+export function imageRequest(imageCase: ImageCase, next: (images: number) => string, expectStatus?: number): LoadSpec {
+  return {
     method: 'POST',
     path: '/v1/generation/image?model=image-gen',
     headers: { 'content-type': 'application/json' },
-    // A different prompt each time (`[<id>]`), so that every image is drawn, not remembered.
     body: JSON.stringify({ prompt: 'A lighthouse on a cliff at dusk, oil painting, [<id>]', size: imageCase.size, n: imageCase.n }),
     idReplacement: true,
-    setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'x-api-key': nextKey(imageCase.n) } }),
+    setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'x-api-key': next(imageCase.n) } }),
+    ...(expectStatus !== undefined && { expectStatus }),
   };
-  const result: LoadResult = await runLoad(baseUrl, spec, load);
-  const succeeded = result.requests - result.non2xx;
-  return {
-    ...imageCase,
-    requests: result.requests,
-    p50Ms: result.p50Ms,
-    p99Ms: result.p99Ms,
-    imagesPerSecond: result.durationS > 0 ? (succeeded * imageCase.n) / result.durationS : 0,
-    errors: result.errors,
-    non2xx: result.non2xx,
-  };
+}
+
+export type ImageResult = Awaited<ReturnType<typeof imageLoad>>;
+
+export async function imageLoad(baseUrl: string, next: (images: number) => string, imageCase: ImageCase, load: { connections: number; durationS?: number; amount?: number }) {
+  const result = await runLoad(baseUrl, imageRequest(imageCase, next), load);
+  const { requests, p50Ms, p99Ms, errors, non2xx, durationS } = result;
+  return { ...imageCase, requests, p50Ms, p99Ms, imagesPerSecond: durationS > 0 ? ((requests - non2xx) * imageCase.n) / durationS : 0, errors, non2xx };
 }

@@ -1,10 +1,6 @@
 /**
- * The validating proxy (`gateway-conformance proxy`) as the benchmark runs it, in a process of its own in front
- * of a reference server, judging every exchange against the gateway's contract:
- *
- *   node --import tsx scripts/bench/proxy-entry.ts --upstream http://127.0.0.1:40123
- *
- * Prints `bench-ready {"port": …}` when it listens.
+ * The validating proxy (`gateway-conformance proxy`) in a process of its own in front of a reference server:
+ * `proxy-entry.ts --upstream http://127.0.0.1:40123`. Prints `bench-ready {"port": …}` when it listens.
  */
 import { parseArgs } from 'node:util';
 import { startProxy } from '../../src/conformance/proxy/proxy.ts';

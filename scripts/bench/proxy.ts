@@ -1,11 +1,11 @@
 /**
- * What the validating proxy adds: the time to the first event of a streamed chat, directly and through it
- * (the same requests, taking turns, round after round), and the requests per second of the listing at 50
- * connections, directly and through it. Every stream is checked whole as the other stream figures are.
+ * What the validating proxy adds: the time to the first event of a streamed chat, and the listing's requests
+ * per second, directly and through it, taking turns round after round. Every stream is checked whole.
  */
 import { runLoad, type LoadSpec } from './load.ts';
 import { startEntry, type ServerProcess } from './processes.ts';
-import { percentile } from './stats.ts';
+import type { BenchSettings } from './settings.ts';
+import { median } from './stats.ts';
 import { timeToFirstEvent, type StreamTarget } from './streams.ts';
 
 export interface ProxyResult {
@@ -15,27 +15,7 @@ export interface ProxyResult {
   models: { connections: number; directRps: number; proxiedRps: number; ratio: number };
 }
 
-const median = (values: number[]) => percentile(values, 50);
-
-export interface ProxySettings {
-  rounds: number;
-  /** Streams per round, each side. */
-  streams: number;
-  connections: number;
-  durationS: number;
-}
-
-/**
- * @example
- *   const proxy = await measureProxy(reference, streamTarget, modelsRequest(key), { rounds: 5, streams: 40, connections: 50, durationS: 3 }, log);
- */
-export async function measureProxy(
-  reference: ServerProcess,
-  stream: StreamTarget,
-  models: LoadSpec,
-  settings: ProxySettings,
-  log: (line: string) => void,
-): Promise<ProxyResult> {
+export async function measureProxy(reference: ServerProcess, stream: StreamTarget, models: LoadSpec, settings: BenchSettings['proxy'], log: (line: string) => void): Promise<ProxyResult> {
   const proxy = await startEntry('proxy', 'scripts/bench/proxy-entry.ts', ['--upstream', reference.baseUrl]);
   try {
     const direct = { p50: [] as number[], p99: [] as number[] };

@@ -1,19 +1,14 @@
 /**
- * The reference server as the benchmark runs it, in a process of its own so that its memory can be sampled
- * alone: `buildApp` with the memory store (as `GATEWAY_STORE=memory` would) or the store `--store` names,
- * on 127.0.0.1 and a free port. It also issues keys of its own: a starter key for the request and stream
- * loads (the conformance suite may spend or change the demo keys), `--image-keys` ultimate keys, because
- * the image load makes far more images than one key's daily quota allows, and the quota itself is part of
- * what is measured, and `--spent-keys` ultimate keys whose quota for today is already used up (counted in
- * the store directly, not painted), for the load of refused reservations.
+ * The reference server as the benchmark runs it, built as `main.ts` builds it, in a process of its own so that
+ * its memory and CPU time are its own: the memory store or the one `--store` names, on 127.0.0.1 and a free
+ * port. It issues keys of its own: a starter key for the loads, `--image-keys` ultimate keys (the image loads
+ * make far more images than one key's daily quota), and `--spent-keys` ultimate keys whose quota for today is
+ * used up, for the refused reservations. Another commit's build runs its own copy (`--baseline`), so the
+ * options and the line it prints when it listens stay as they are:
  *
- *   node dist/node/scripts/bench/reference-entry.js [--token-delay-ms 20] [--image-keys 100]   (after npm run build:server)
- *        … [--store /tmp/bench.sqlite | postgres://…] [--spent-keys 50] [--catalogue file.json]
- *   node --import tsx scripts/bench/reference-entry.ts …                                       (the sources)
- *
- * Prints one line when it listens:
- * `bench-ready {"port": 40123, "loadKey": "sk-…", "imageKeys": ["sk-…", …], "spentKeys": […], "adminToken": "…"}`.
- * The server is built as `main.ts` builds it (same logger: warnings and errors, which the benchmark passes on).
+ *   node dist/node/scripts/bench/reference-entry.js [--token-delay-ms 20] [--image-keys 100] [--spent-keys 50]
+ *        [--store /tmp/bench.sqlite | postgres://…] [--catalogue file.json]
+ *   → bench-ready {"port": 40123, "loadKey": "sk-…", "imageKeys": ["sk-…", …], "spentKeys": […]}
  */
 import { parseArgs } from 'node:util';
 import { dailyImageQuota } from '../../src/contract/index.ts';
@@ -50,7 +45,7 @@ const app = await buildApp({ store, demoKeys: true, tokenDelayMs: Number(values[
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
 if (!address || typeof address === 'string') throw new Error('the server has no port');
-process.stdout.write(`bench-ready ${JSON.stringify({ port: address.port, loadKey, imageKeys, spentKeys, adminToken: app.dashboard.adminToken })}\n`);
+process.stdout.write(`bench-ready ${JSON.stringify({ port: address.port, loadKey, imageKeys, spentKeys })}\n`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => void app.close().then(() => process.exit(0)));

@@ -1,18 +1,15 @@
 /** The requests the benchmark sends, the same to every server. */
 import { Rng } from '../../src/lib/random.ts';
 import type { LoadSpec } from './load.ts';
-import type { StreamTarget } from './streams.ts';
 
 /** GET /v1/models with a key (the listing is public, but a key is how clients call it). */
 export function modelsRequest(key: string): LoadSpec {
   return { method: 'GET', path: '/v1/models', headers: { 'x-api-key': key } };
 }
 
-const SYSTEM = 'You are a concise assistant.';
-const messages = [
-  { role: 'system', content: SYSTEM },
-  { role: 'user', content: 'Write three sentences about tides and the moon.' },
-];
+/** The system prompt of every request, and the one question of a request that is sent alone (captured, probed, streamed). */
+export const SYSTEM = 'You are a concise assistant.';
+export const QUESTION = 'Write three sentences about tides and the moon.';
 
 const subjects = [
   'tides and the moon', 'volcanoes', 'the history of tea', 'bread baking', 'honey bees', 'solar panels', 'glaciers',
@@ -58,7 +55,7 @@ export function promptSequence(seed: number): () => string {
   return () => rng.pick(frames)(rng.pick(subjects), rng.pick(audiences), rng.pick(tones), rng.pick(counts));
 }
 
-/** The kinds of request the comparison of builds measures (`npm run bench -- --baseline <ref>`). */
+/** The kinds of request the comparison of builds measures. */
 export const requestKinds = ['models', 'chat', 'chat-stream', 'messages', 'messages-stream', 'responses', 'responses-stream'] as const;
 export type RequestKind = (typeof requestKinds)[number];
 
@@ -93,9 +90,6 @@ const pathOf = (kind: Exclude<RequestKind, 'models'>) =>
  * One kind of request: its `body` is one fixed prompt (what is captured for the bare server, and the probe
  * of whether a build serves the kind at all), and under load each request gets the next prompt of
  * `promptSequence(seed)`.
- *
- * @example
- *   const spec = kindRequest('chat', key, 1);
  */
 export function kindRequest(kind: RequestKind, key: string, seed: number): LoadSpec {
   if (kind === 'models') return modelsRequest(key);
@@ -105,36 +99,7 @@ export function kindRequest(kind: RequestKind, key: string, seed: number): LoadS
     method: 'POST',
     path,
     headers: { 'x-api-key': key, 'content-type': 'application/json' },
-    body: JSON.stringify(bodyOf(kind, messages[1]!.content)),
+    body: JSON.stringify(bodyOf(kind, QUESTION)),
     setupRequest: (request) => ({ ...request, body: JSON.stringify(bodyOf(kind, next())) }),
-  };
-}
-
-/**
- * A non-streamed chat completion of a small model every key may use, a different short prompt each time
- * (`promptSequence`): the text engine keeps no answers, and a benchmark must not measure a server that
- * does on one request repeated.
- */
-export function chatRequest(key: string, seed = 1): LoadSpec {
-  return kindRequest('chat', key, seed);
-}
-
-/** The same chat completion, the very same request every time: what a naive load test sends. */
-export function repeatedChatRequest(key: string): LoadSpec {
-  const { setupRequest: _varied, ...spec } = chatRequest(key);
-  return spec;
-}
-
-/** A body with its `[<id>]` replaced by a fixed id of the same length, for a single request. */
-export function withId(body: string, id: string): string {
-  return body.replaceAll('[<id>]', id.padEnd(33, '0').slice(0, 33));
-}
-
-/** A streamed chat completion with a fixed seed and length, so that every stream carries the same events. */
-export function streamRequest(baseUrl: string, key: string, maxTokens: number): StreamTarget {
-  return {
-    baseUrl,
-    headers: { 'x-api-key': key, 'content-type': 'application/json' },
-    body: { model: 'gpt-4o-mini', messages, seed: 7, max_tokens: maxTokens },
   };
 }

@@ -1,26 +1,66 @@
 /**
  * Streamed chat completions: the time to the first event, and many streams open at once. Every stream is
- * checked whole: status 200, `[DONE]` last, and deltas that concatenate to the same text as the
- * non-streamed answer to the same request (answers are deterministic); the streams opened at once all
- * send the same request, so each must also carry exactly the same number of events.
+ * checked whole: status 200, `[DONE]` last, and deltas that add up to the non-streamed answer to the same
+ * request (answers are deterministic); streams of the same request must also carry the same events.
  */
 import { Agent, request } from 'node:http';
 import { Readable } from 'node:stream';
 import { readEvents } from '../../src/client/sse.ts';
+import type { Measured } from './http.ts';
+import { sampleRss } from './machine.ts';
+import { startEntry, type SpawnOptions } from './processes.ts';
+import { QUESTION, SYSTEM } from './requests.ts';
+import type { BenchSettings } from './settings.ts';
 import { percentile } from './stats.ts';
 
 export interface StreamTarget {
   baseUrl: string;
   headers: Record<string, string>;
-  /** The chat request, without `stream` (it must fix `seed`, so that every answer is the same). */
+  /** The chat request, without `stream`; it fixes `seed`, so that every answer is the same. */
   body: Record<string, unknown>;
 }
 
-/** What every stream of one request must carry, from its non-streamed answer and one stream read alone. */
-export interface StreamExpectation {
-  events: number;
-  content: string;
+export interface StreamsResult {
+  ttfe: { count: number; failures: number; problems: string[]; p50Ms: number; p99Ms: number; rssPeakMb: number };
+  /** One entry per number of streams opened at once (`settings.streams.concurrent`). */
+  concurrent: Array<ConcurrentStreamsResult & { rssPeakMb: number }>;
 }
+
+/** A streamed chat completion with a fixed seed and length, so that every stream carries the same events. */
+export function streamRequest(server: { baseUrl: string; ready: Record<string, unknown> }, maxTokens: number): StreamTarget {
+  const messages = [{ role: 'system', content: SYSTEM }, { role: 'user', content: QUESTION }];
+  return { baseUrl: server.baseUrl, headers: { 'x-api-key': server.ready.loadKey as string, 'content-type': 'application/json' }, body: { model: 'gpt-4o-mini', messages, seed: 7, max_tokens: maxTokens } };
+}
+
+/**
+ * The time to first event on the reference as it runs by default (no delay between tokens); then, on a server
+ * of its own whose tokens come slowly enough for them to overlap, each number of streams at once in turn. Also
+ * the peak RSS of that server.
+ */
+export async function measureStreams(reference: Measured, settings: BenchSettings['streams'], launch: SpawnOptions, log: (line: string) => void): Promise<StreamsResult & { peakMb: number }> {
+  log('streams: time to first event');
+  const phase = reference.rss.phase();
+  const ttfe = await timeToFirstEvent(streamRequest(reference.server, settings.maxTokens), settings.sequential);
+  const ttfeResult = { count: settings.sequential, ...ttfe, rssPeakMb: phase.end() };
+  const slow = await startEntry('streams', 'scripts/bench/reference-entry.ts', ['--token-delay-ms', String(settings.tokenDelayMs)], launch);
+  const rss = sampleRss(slow.pid);
+  try {
+    const target = streamRequest(slow, settings.maxTokens);
+    const expected = await expectStreams(target);
+    const concurrent: StreamsResult['concurrent'] = [];
+    for (const count of settings.concurrent) {
+      log(`streams: ${count} at once (${settings.tokenDelayMs} ms between tokens)`);
+      const at = rss.phase();
+      concurrent.push({ ...(await concurrentStreams(target, expected, count)), rssPeakMb: at.end() });
+    }
+    return { ttfe: ttfeResult, concurrent, peakMb: rss.peak };
+  } finally {
+    rss.stop();
+    await slow.close();
+  }
+}
+
+type StreamExpectation = { events: number; content: string };
 
 interface StreamOutcome {
   error?: string;
@@ -32,11 +72,9 @@ interface StreamOutcome {
 
 export interface ConcurrentStreamsResult {
   streams: number;
-  /** Streams that ended with `[DONE]`, the expected events and the expected text. */
+  /** Streams whole and as expected; errors (connection, status, broken events); lost (short of an event or of the text). */
   complete: number;
-  /** Connection errors, non-200 answers and broken events. */
   errors: number;
-  /** Streams that ended without error but short of an event, of `[DONE]` or of the expected text. */
   lost: number;
   /** Most streams open at the same moment, seen from the client. */
   peakOpen: number;
@@ -48,14 +86,8 @@ export interface ConcurrentStreamsResult {
   problems: string[];
 }
 
-/**
- * Reads one non-streamed answer and one stream of the same request: how many events a stream has, and
- * what its deltas must add up to.
- *
- * @example
- *   const expected = await expectStreams(target); // { events: 36, content: 'The tide…' }
- */
-export async function expectStreams(target: StreamTarget): Promise<StreamExpectation> {
+/** What every stream of `target` must carry, from its non-streamed answer and one stream read alone. */
+async function expectStreams(target: StreamTarget): Promise<StreamExpectation> {
   const content = await answerOf(target);
   const agent = new Agent({ keepAlive: false });
   const first = await openStream(target, agent, () => {});
@@ -67,14 +99,7 @@ export async function expectStreams(target: StreamTarget): Promise<StreamExpecta
   return { events: first.events, content };
 }
 
-/**
- * Time to first event, in ms, of `count` streams opened one after the other, each a different request
- * (so that each answer is generated, not remembered). Each stream is then checked against the
- * non-streamed answer to the same request: `[DONE]` last, and deltas that add up to the same text.
- *
- * @example
- *   const { p50Ms } = await timeToFirstEvent(target, 100);
- */
+/** Time to first event, in ms, of `count` streams opened one after the other, each a different request. */
 export async function timeToFirstEvent(target: StreamTarget, count: number): Promise<{ p50Ms: number; p99Ms: number; failures: number; problems: string[] }> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const times: number[] = [];
@@ -112,14 +137,8 @@ async function answerOf(target: StreamTarget): Promise<string> {
   return whole.choices[0]?.message.content ?? '';
 }
 
-/**
- * Opens `count` streams at once, each on its own connection, and checks every one of them.
- *
- * @example
- *   const r = await concurrentStreams(target, expected, 1000);
- *   if (r.errors + r.lost > 0) console.log(r.problems);
- */
-export async function concurrentStreams(target: StreamTarget, expected: StreamExpectation, count: number): Promise<ConcurrentStreamsResult> {
+/** Opens `count` streams at once, each on its own connection, and checks every one of them. */
+async function concurrentStreams(target: StreamTarget, expected: StreamExpectation, count: number): Promise<ConcurrentStreamsResult> {
   const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
   let open = 0;
   let peakOpen = 0;

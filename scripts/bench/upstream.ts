@@ -1,16 +1,9 @@
 /**
- * What a gateway in front of a model's upstream adds (issue 29), measured in one run on one upstream: a
- * reference server (compiled, as `npm start` runs it) asked directly, through this gateway (a catalogue whose
- * chat models are answered by it over OpenAI's Chat Completions), and through Portkey's gateway (routed to it
- * by its headers). Two figures:
- *
- * - the time one chat request takes, one request at a time, the three taking turns of 20 requests (so that
- *   a slower moment of the machine falls on all three alike): what each gateway adds at p50 and p99;
- * - non-streamed chat requests per second at 50 connections, the three in turn, round after round.
- *
- * The same request body goes to all three (a short prompt whose words differ per request), each with the key
- * its server takes: the upstream's own key directly and through Portkey (which forwards the caller's), the
- * gateway's own key through the gateway (which uses the upstream's from its environment).
+ * What a gateway in front of a model's upstream adds: a reference server asked directly, through this gateway
+ * (a catalogue whose chat models it answers over OpenAI's Chat Completions) and through Portkey's (routed to
+ * it by its headers). The time one chat request takes, one at a time, the three taking turns; and chat
+ * requests per second at 50 connections, the three in turn, round after round. Each is sent the key its
+ * server takes: the upstream's directly and through Portkey (which forwards it), the gateway's own through it.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,24 +11,14 @@ import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { startPortkey } from '../lib/peer-gateways.ts';
 import { builtInEntries } from '../../src/server/catalogue/catalogue.ts';
-import { cpuTimeUs } from './cpu.ts';
 import { runLoad, type LoadSpec } from './load.ts';
-import { startEntry, type ServerProcess, type SpawnOptions } from './processes.ts';
-import { chatRequest, withId } from './requests.ts';
-import { percentile } from './stats.ts';
+import { cpuMeter, cpuTimeUs } from './machine.ts';
+import { startEntry, type SpawnOptions } from './processes.ts';
+import type { BenchSettings } from './settings.ts';
+import { kindRequest } from './requests.ts';
+import { median, percentile } from './stats.ts';
 
-export interface UpstreamSettings {
-  /** Requests each, one at a time, for the latencies. */
-  sequential: number;
-  rounds: number;
-  connections: number;
-  durationS: number;
-}
-
-interface Latency {
-  p50Ms: number;
-  p99Ms: number;
-}
+type Latency = { p50Ms: number; p99Ms: number };
 
 export interface UpstreamResult {
   portkey: string;
@@ -47,38 +30,29 @@ export interface UpstreamResult {
     portkeyRps: number;
     gatewayVsPortkey: number;
     gatewayVsDirect: number;
-    /**
-     * CPU time (user + system) per answered request of the process each load was sent to, in µs, the median
-     * of the rounds: the upstream's own when asked directly, each gateway's own in front of it (what the
-     * gateway costs, beside what the answer costs the upstream); null without /proc.
-     */
+    /** CPU µs per request of the process asked (the upstream directly, else the gateway alone), median round; null without /proc. */
     cpuUsPerRequest: { direct: number | null; gateway: number | null; portkey: number | null };
   };
 }
 
-const median = (values: number[]) => percentile(values, 50);
-
 /** A chat request for a target: the bench's chat body, with the target's own headers. */
 function chatFor(headers: Record<string, string>): LoadSpec {
-  const spec = chatRequest('unused');
+  const spec = kindRequest('chat', 'unused', 1);
   return { ...spec, headers: { 'content-type': 'application/json', ...headers } };
 }
 
-/** Milliseconds one request takes, its answer read whole; a non-2xx answer is an error of the run. */
-async function timeOne(dispatcher: Agent, baseUrl: string, spec: LoadSpec, id: string): Promise<number> {
+/** Milliseconds one request takes (the next prompt of `spec`), its answer read whole; a non-2xx answer is an error of the run. */
+async function timeOne(dispatcher: Agent, baseUrl: string, spec: LoadSpec): Promise<number> {
+  const body = spec.setupRequest?.({ body: spec.body }, {})?.body ?? spec.body;
   const started = performance.now();
-  const res = await request(`${baseUrl}${spec.path}`, { method: spec.method, headers: spec.headers, body: withId(spec.body!, id), dispatcher });
+  const res = await request(`${baseUrl}${spec.path}`, { method: spec.method, headers: spec.headers, body, dispatcher });
   const text = await res.body.text();
   const took = performance.now() - started;
   if (res.statusCode !== 200) throw new Error(`${baseUrl}${spec.path} answered ${res.statusCode}: ${text.slice(0, 300)}`);
   return took;
 }
 
-/**
- * @example
- *   const upstream = await measureUpstream({ sequential: 300, rounds: 5, connections: 50, durationS: 3 }, { compiled: true }, console.error);
- */
-export async function measureUpstream(settings: UpstreamSettings, spawn: SpawnOptions, log: (line: string) => void): Promise<UpstreamResult> {
+export async function measureUpstream(settings: BenchSettings['upstream'], spawn: SpawnOptions, log: (line: string) => void): Promise<UpstreamResult> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-upstream-'));
   const started: Array<{ close(): Promise<void> }> = [];
   try {
@@ -92,10 +66,7 @@ export async function measureUpstream(settings: UpstreamSettings, spawn: SpawnOp
         : model,
     );
     writeFileSync(catalogue, JSON.stringify({ models }));
-    const gateway: ServerProcess = await startEntry('gateway', 'scripts/bench/reference-entry.ts', ['--catalogue', catalogue], {
-      ...spawn,
-      env: { ...spawn.env, BENCH_UPSTREAM_KEY: upstreamKey },
-    });
+    const gateway = await startEntry('gateway', 'scripts/bench/reference-entry.ts', ['--catalogue', catalogue], { ...spawn, env: { ...spawn.env, BENCH_UPSTREAM_KEY: upstreamKey } });
     started.push(gateway);
     const portkey = await startPortkey({ startTimeoutMs: 60_000 });
     started.push(portkey);
@@ -120,7 +91,7 @@ export async function measureUpstream(settings: UpstreamSettings, spawn: SpawnOp
     for (let i = 0; i < settings.sequential + BLOCK; i += BLOCK) {
       for (const [t, target] of targets.entries()) {
         for (let j = i; j < Math.min(i + BLOCK, settings.sequential + BLOCK); j++) {
-          const ms = await timeOne(agents[t]!, target.baseUrl, target.spec, `${j}-${Math.random().toString(36).slice(2)}`);
+          const ms = await timeOne(agents[t]!, target.baseUrl, target.spec);
           // The first turn warms each path up (connections, compiled code): not counted.
           if (i >= BLOCK) times[t]!.push(ms);
         }
@@ -140,15 +111,16 @@ export async function measureUpstream(settings: UpstreamSettings, spawn: SpawnOp
       const order = targets.map((_, t) => (t + round) % targets.length);
       for (const t of order) {
         const pid = pids[t];
-        const before = pid === undefined ? undefined : cpuTimeUs(pid);
+        const meter = cpuMeter(() => (pid === undefined ? undefined : cpuTimeUs(pid)));
         const result = await runLoad(targets[t]!.baseUrl, targets[t]!.spec, { connections: settings.connections, durationS: settings.durationS });
-        const after = pid === undefined ? undefined : cpuTimeUs(pid);
-        if (before !== undefined && after !== undefined && result.requests > 0) cpu[t]!.push((after - before) / result.requests);
+        const perRequest = meter.perRequest(result.requests);
+        if (perRequest !== null) cpu[t]!.push(perRequest);
         if (result.non2xx > 0 || result.errors > 0) throw new Error(`${targets[t]!.name}: ${result.non2xx} non-2xx answers (${JSON.stringify(result.statuses)}), ${result.errors} errors`);
         rps[t]!.push(result.rps);
       }
     }
     const [directRps, gatewayRps, portkeyRps] = rps.map(median) as [number, number, number];
+    const cpuOf = (t: number) => (cpu[t]!.length > 0 ? median(cpu[t]!) : null);
     return {
       portkey: portkey.name,
       latency: {
@@ -166,11 +138,7 @@ export async function measureUpstream(settings: UpstreamSettings, spawn: SpawnOp
         portkeyRps,
         gatewayVsPortkey: gatewayRps / portkeyRps,
         gatewayVsDirect: gatewayRps / directRps,
-        cpuUsPerRequest: {
-          direct: cpu[0]!.length > 0 ? median(cpu[0]!) : null,
-          gateway: cpu[1]!.length > 0 ? median(cpu[1]!) : null,
-          portkey: cpu[2]!.length > 0 ? median(cpu[2]!) : null,
-        },
+        cpuUsPerRequest: { direct: cpuOf(0), gateway: cpuOf(1), portkey: cpuOf(2) },
       },
     };
   } finally {

@@ -31,14 +31,13 @@ describe('npm run bench -- --quick', () => {
   it('exits 0 and prints the tables with the ratios', () => {
     expect(run.status, String(run.stderr)).toBe(0);
     expect(run.stdout).toContain('reference / bare');
-    expect(run.stdout).toContain('reference / Prism');
     expect(readFileSync(join(out, 'bench.md'), 'utf8')).toContain('| GET /v1/models | req/s |');
   });
 
-  it('measures the model listing and chat completions on all three servers, without an error', () => {
-    expect(results.http.map((s) => s.name)).toEqual(['models', 'chat', 'chat-repeated']);
+  it('measures the model listing and chat completions on the reference and bare node:http, without an error', () => {
+    expect(results.http.map((s) => s.name)).toEqual(['models', 'chat']);
     for (const scenario of results.http) {
-      for (const target of ['reference', 'bare', 'prism'] as const) {
+      for (const target of ['reference', 'bare'] as const) {
         const f = scenario.figures[target];
         positive(f.rps);
         positive(f.p50Ms);
@@ -48,7 +47,6 @@ describe('npm run bench -- --quick', () => {
         expect({ target, errors: f.errors, non2xx: f.non2xx }).toEqual({ target, errors: 0, non2xx: 0 });
       }
       positive(scenario.ratios.bare);
-      positive(scenario.ratios.prism);
     }
   });
 
@@ -56,12 +54,15 @@ describe('npm run bench -- --quick', () => {
     const { ttfe, concurrent } = results.streams;
     positive(ttfe.p50Ms);
     expect(ttfe.failures).toBe(0);
-    expect(concurrent.problems).toEqual([]);
-    expect(concurrent.complete).toBe(concurrent.streams);
-    expect(concurrent.eventsPerStream).toBeGreaterThan(3); // role, tokens, finish, [DONE]
-    positive(concurrent.peakOpen);
-    positive(concurrent.ttfeP50Ms);
-    positive(concurrent.rssPeakMb);
+    expect(concurrent.map((c) => c.streams)).toEqual([100]);
+    for (const c of concurrent) {
+      expect(c.problems).toEqual([]);
+      expect(c.complete).toBe(c.streams);
+      expect(c.eventsPerStream).toBeGreaterThan(3); // role, tokens, finish, [DONE]
+      positive(c.peakOpen);
+      positive(c.ttfeP50Ms);
+      positive(c.rssPeakMb);
+    }
   });
 
   it('generates images of both sizes, one and four at a time', () => {
@@ -73,8 +74,8 @@ describe('npm run bench -- --quick', () => {
     }
   });
 
-  it('runs the quota path on memory, SQLite and PostgreSQL: 200 while quota is left, 429 once it is used up, counted right', () => {
-    const quota = results.quota!;
+  it('runs the quota path on memory, SQLite and PostgreSQL: 200 while quota is left, 429 once it is used up', () => {
+    const quota = results.quota;
     expect(quota.stores.map((s) => s.store)).toEqual(['memory', 'sqlite', 'postgres']);
     for (const store of quota.stores) {
       expect({ store: store.store, problems: store.problems }).toEqual({ store: store.store, problems: [] });
@@ -85,10 +86,8 @@ describe('npm run bench -- --quick', () => {
         expect(Object.keys(f.statuses)).toEqual([status]);
         expect(f.errors).toBe(0);
       }
-      positive(store.check.answered200);
-      expect(store.check.imagesCounted).toBeGreaterThanOrEqual(store.check.answered200);
-      expect(store.check.spentKeysChanged).toBe(0);
-      positive(store.rssPeakMb);
+      if (process.platform === 'linux') positive(store.granted.cpuUsPerRequest ?? 0);
+      positive(store.granted.rssPeakMb);
     }
     if (process.platform === 'linux') positive(quota.stores[2]!.refused.databaseCpuUsPerRequest ?? 0);
     positive(quota.ratios.granted);
@@ -97,7 +96,7 @@ describe('npm run bench -- --quick', () => {
   });
 
   it('measures the validating proxy against a direct connection: every stream whole, the listing through it', () => {
-    const proxy = results.proxy!;
+    const proxy = results.proxy;
     expect(proxy.ttfe.failures).toBe(0);
     positive(proxy.ttfe.direct.p50Ms);
     positive(proxy.ttfe.proxied.p50Ms);
@@ -107,7 +106,7 @@ describe('npm run bench -- --quick', () => {
   });
 
   it("measures a model's upstream directly, through this gateway and through Portkey's", () => {
-    const upstream = results.upstream!;
+    const upstream = results.upstream;
     expect(upstream.portkey).toMatch(/^@portkey-ai\/gateway /);
     for (const who of ['direct', 'gateway', 'portkey'] as const) positive(upstream.latency[who].p50Ms);
     for (const rps of [upstream.throughput.directRps, upstream.throughput.gatewayRps, upstream.throughput.portkeyRps]) positive(rps);
@@ -115,12 +114,12 @@ describe('npm run bench -- --quick', () => {
     expect(run.stdout).toContain('gateway / Portkey');
   });
 
-  it('times the conformance suite and samples the server memory', () => {
-    positive(results.conformance.durationS);
-    positive(results.conformance.passed);
+  it('samples the server memory, says which tree and machine it measured, and shows the targets', () => {
     positive(results.memory.startMb);
     expect(results.memory.peakMb).toBeGreaterThanOrEqual(results.memory.startMb);
-    expect(results.targets.length).toBe(8);
+    expect(results.tree.commit).toMatch(/^[0-9a-f]{40}$/);
     expect(results.machine.cores).toBeGreaterThan(0);
+    expect(results.targets.length).toBe(7);
+    expect(run.stdout).toContain('Targets (quick run: shown, not judged)');
   });
 });

@@ -1,32 +1,28 @@
 /**
- * Another commit's reference server, built to be measured beside this tree's (`npm run bench -- --baseline
- * <ref>`): the commit is checked out in a temporary git work tree, given its dependencies, and compiled by its
- * own `npm run build:server`, so that it is the server that commit's `npm start` ran. The work tree is
- * removed afterwards, whatever happened.
+ * The builds a run measures: this tree's, described by its commit, and another commit's, built to be measured
+ * beside it (`npm run bench -- --baseline <ref>`). The commit is checked out in a temporary git work tree,
+ * given its dependencies and compiled by its own `npm run build:server`, so that it is the server that
+ * commit's `npm start` ran; the work tree is removed afterwards, whatever happened.
  *
- * Dependencies: when the commit's package-lock.json is this tree's byte for byte, `npm ci` would install
- * exactly the packages already in node_modules, so the work tree links to them (seconds instead of minutes,
- * and no second copy). When it differs, the commit gets its own `npm ci`: its lock may pin other versions of
- * the packages the server runs on (Fastify, ajv, the tokenizer), whose speed is part of what a build is, and a
- * server run on another commit's packages would be neither build.
+ * When the commit's package-lock.json is this tree's byte for byte, the work tree links to this tree's
+ * node_modules (`npm ci` would install exactly those packages). When it differs, it gets its own `npm ci`: its
+ * lock may pin other versions of the packages the server runs on, whose speed is part of what a build is.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { root } from '../lib/paths.ts';
 
 export interface BaselineBuild {
-  /** The ref as given (`6fe2d06`, `main`, `HEAD~1`). */
+  /** The ref as given (`main`, `HEAD~1`), its commit and the commit's first line. */
   ref: string;
   commit: string;
-  /** The commit's first line. */
   subject: string;
-  /** The temporary work tree. */
+  /** The temporary work tree, and the folder of its compiled server (what its `dist/node` names). */
   dir: string;
-  /** The folder of its compiled server (what its `dist/node` names). */
   build: string;
-  /** How it got its dependencies. */
   dependencies: 'linked' | 'installed';
   /** Removes the work tree (and git's record of it). */
   remove(): void;
@@ -34,25 +30,21 @@ export interface BaselineBuild {
 
 const git = (args: string[], cwd = root) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 
-/** Runs a command in `cwd`; its output is kept and shown only if it fails. */
-function run(command: string, args: string[], cwd: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} failed (exit ${code}) in ${cwd}:\n${output.slice(-3000)}`))));
-  });
+/** This tree: its commit, and whether tracked files differ from it. */
+export type Tree = { commit: string; subject: string; modified: boolean };
+
+export function describeTree(): Tree {
+  try {
+    return { commit: git(['rev-parse', 'HEAD']), subject: git(['log', '-1', '--format=%s']), modified: git(['status', '--porcelain', '--untracked-files=no']) !== '' };
+  } catch {
+    return { commit: 'unknown', subject: 'not a git checkout', modified: false };
+  }
 }
 
-/**
- * Checks out `ref` in a temporary work tree, installs or links its dependencies, and compiles its server.
- *
- * @example
- *   const baseline = await prepareBaseline('6fe2d06', console.log);
- *   try { … } finally { baseline.remove(); }
- */
+/** Runs a command in `cwd`; its output (in the error) is shown only if it fails. */
+const run = (command: string, args: string[], cwd: string) => promisify(execFile)(command, args, { cwd, maxBuffer: 64 * 2 ** 20 });
+
+/** Checks out `ref` in a temporary work tree, installs or links its dependencies, and compiles its server. */
 export async function prepareBaseline(ref: string, log: (line: string) => void): Promise<BaselineBuild> {
   let commit: string;
   try {
