@@ -64,7 +64,7 @@ export type NamedUpstream = UpstreamEntry & { name: string };
 export function upstreamsOf(entry: CatalogueEntry): NamedUpstream[] {
   if (entry.upstreams) return entry.upstreams as NamedUpstream[];
   if (!entry.upstream) return [];
-  return [{ ...entry.upstream, name: entry.upstream.name ?? new URL(entry.upstream.base_url).host }];
+  return [Object.assign({}, entry.upstream, { name: entry.upstream.name ?? new URL(entry.upstream.base_url).host })];
 }
 
 /** The file cannot be used: where, and why. */

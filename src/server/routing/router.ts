@@ -37,7 +37,7 @@ export interface RoutedUpstream<S> {
 /** What one attempt of a request came to, as the log line lists it. */
 export interface AttemptRecord {
   upstream: string;
-  outcome: 'served' | Judged['outcome'] | 'abandoned' | 'out_of_time';
+  outcome: 'served' | Judged['outcome'] | 'abandoned' | 'out_of_time' | 'fault';
   ms: number;
 }
 
@@ -132,7 +132,7 @@ export class UpstreamRouter<S> {
           if (!judged || judged.outcome === 'refused') {
             // The caller's own mistake (or a fault of the gateway's): the upstream is not to blame, no other is asked.
             next.health.released(probe);
-            records.push({ upstream: next.name, outcome: judged?.outcome ?? 'refused', ms: since(began) });
+            records.push({ upstream: next.name, outcome: judged?.outcome ?? 'fault', ms: since(began) });
             throw error;
           }
           records.push({ upstream: next.name, outcome: judged.outcome, ms: since(began) });
