@@ -232,7 +232,10 @@ export interface components {
          */
         Temperature: number | null;
         /**
-         * @description Reference decision: with the same request and `seed`, the reference implementation gives the same answer at any temperature. Other implementations may ignore it.
+         * @description OpenAI: the system makes a best effort to sample deterministically, so that repeated requests with the same
+         *     `seed` and parameters return the same result (a beta, deprecated by OpenAI). Reference decision: with the
+         *     same request and `seed`, the reference implementation gives the same answer at any temperature. Other
+         *     implementations may ignore it.
          * @example 42
          */
         Seed: number | null;
@@ -260,7 +263,10 @@ export interface components {
          */
         FinishReason: "stop" | "length" | "tool_calls" | "content_filter";
         /**
-         * @description Token counts of one request.
+         * @description Token counts of one request. With `n` above 1, `completion_tokens` counts the tokens of every choice. The
+         *     details break the counts down as OpenAI does: `completion_tokens_details.reasoning_tokens` are the
+         *     reasoning tokens (with `reasoning_effort`, decision D34), counted in `completion_tokens`;
+         *     `prompt_tokens_details.cached_tokens` is 0 (the gateway caches no prompt).
          * @example {
          *       "prompt_tokens": 24,
          *       "completion_tokens": 9,
@@ -270,10 +276,28 @@ export interface components {
         Usage: {
             /** @description Tokens in the prompt (all messages). */
             prompt_tokens: number;
-            /** @description Tokens generated. */
+            /** @description Tokens generated, reasoning tokens included. */
             completion_tokens: number;
             /** @description `prompt_tokens + completion_tokens`. */
             total_tokens: number;
+            /** @description A breakdown of the prompt tokens. */
+            prompt_tokens_details?: {
+                /** @description Prompt tokens read from the cache. */
+                cached_tokens?: number;
+                /** @description Audio input tokens. */
+                audio_tokens?: number;
+            };
+            /** @description A breakdown of the generated tokens. */
+            completion_tokens_details?: {
+                /** @description Tokens the model generated for reasoning (not returned as text). */
+                reasoning_tokens?: number;
+                /** @description Audio output tokens. */
+                audio_tokens?: number;
+                /** @description With a Predicted Output, the prediction's tokens that appeared in the answer. */
+                accepted_prediction_tokens?: number;
+                /** @description With a Predicted Output, the prediction's tokens that did not (still counted as generated). */
+                rejected_prediction_tokens?: number;
+            };
         };
         /**
          * @description Reference decision (the specification does not show this body): the completion of a prompt, in the
@@ -433,6 +457,14 @@ export interface components {
         /** @description One message of the conversation. `role` is one of `system`, `user`, `assistant`, `tool`. */
         ChatMessage: components["schemas"]["SystemMessage"] | components["schemas"]["UserMessage"] | components["schemas"]["AssistantMessage"] | components["schemas"]["ToolMessage"];
         /**
+         * @description Nucleus sampling: the model considers the tokens with `top_p` probability mass (0.1: only the tokens making
+         *     up the top 10%). OpenAI recommends altering this or `temperature`, not both. Accepted within its bounds;
+         *     the reference's answers do not depend on it (decision D34).
+         * @default 1
+         * @example 1
+         */
+        TopP: number | null;
+        /**
          * @description A tool's arguments as a JSON Schema object (2020-12, or draft-07): OpenAI's `parameters`, Anthropic's
          *     `input_schema`. Limits (decision D22): at most 100,000 characters as JSON, 32 levels deep, 10,000 schemas
          *     in all; `minItems` and `minProperties` up to 1,000, `minLength` up to 10,000; and a schema must admit a
@@ -510,8 +542,80 @@ export interface components {
             };
         };
         /**
-         * @description The OpenAI Chat Completions request. Fields not listed here are accepted and ignored, so that
-         *     OpenAI-compatible clients can send what they usually send.
+         * @description Constrains effort on reasoning for reasoning models: `none`, `minimal`, `low`, `medium`, `high`, `xhigh`
+         *     or `max`. Less effort gives faster answers and fewer reasoning tokens (OpenAI's reasoning models default to
+         *     `medium`). The reference reasons only when asked: absent or `none`, not at all; otherwise a deterministic
+         *     plan of the answer of one step at `minimal` and `low`, two at `medium`, three at `high`, four at `xhigh`,
+         *     five at `max`, counted as reasoning tokens (decision D34).
+         * @example low
+         * @enum {string|null}
+         */
+        ReasoningEffort: "none" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max" | null;
+        /**
+         * @description Constrains the verbosity of the answer: `low`, `medium` (the default) or `high`. Accepted; the reference's
+         *     answers do not depend on it (decision D34).
+         * @default medium
+         * @enum {string|null}
+         */
+        Verbosity: "low" | "medium" | "high" | null;
+        /**
+         * @description A stable identifier of the end user, at most 64 characters (a hash of their username or email), used by
+         *     OpenAI to detect users violating its usage policies. Accepted and not read by the reference (decision D34).
+         * @example safety-identifier-1234
+         */
+        SafetyIdentifier: string | null;
+        /**
+         * @description Up to 16 key-value pairs attached to the object: keys of at most 64 characters, values strings of at most
+         *     512 (OpenAI's `metadata`).
+         * @example {
+         *       "project": "lighthouse"
+         *     }
+         */
+        Metadata: {
+            [key: string]: string;
+        } | null;
+        /**
+         * @deprecated
+         * @description Deprecated in favour of `prompt_cache_options.ttl`: how long cached prompt prefixes are kept, `in_memory` or
+         *     `24h`. Accepted; the gateway caches no prompt (decision D34).
+         * @enum {string|null}
+         */
+        PromptCacheRetention: "in_memory" | "24h" | null;
+        /**
+         * @description OpenAI's prompt caching options: `ttl`, the least lifetime of the cache breakpoints the request writes
+         *     (`30m`, the only value), and `mode`, `implicit` (OpenAI adds one breakpoint itself; the default) or
+         *     `explicit`. Accepted; the gateway caches no prompt, so `cached_tokens` is 0 (decision D34).
+         */
+        PromptCacheOptions: {
+            /** @enum {string} */
+            ttl?: "30m";
+            /** @enum {string} */
+            mode?: "implicit" | "explicit";
+        };
+        /** @description How one side is moderated: `score` (score it) or `block` (refuse what is flagged). */
+        ModerationPolicy: {
+            /** @enum {string} */
+            mode: "score" | "block";
+        } | null;
+        /**
+         * @description Moderation of the request's input and of the answer, with a moderation `model` and a `policy` per side
+         *     (`mode` `score` or `block`). The reference does not moderate: a request that asks for it (not null) answers
+         *     400 naming `moderation` (decision D34).
+         */
+        Moderation: {
+            /** @description The moderation model, such as `omni-moderation-latest`. */
+            model: string;
+            policy?: {
+                input?: components["schemas"]["ModerationPolicy"];
+                output?: components["schemas"]["ModerationPolicy"];
+            } | null;
+        } | null;
+        /**
+         * @description The OpenAI Chat Completions request, every parameter OpenAI's API reference lists, with OpenAI's bounds.
+         *     What the reference does with each (honoured, accepted, or refused by name because it cannot honour it) is
+         *     decision D34; a parameter out of its bounds answers 400 naming it. A parameter this description does not
+         *     name: decision D33 (the reference refuses it, as OpenAI does; another implementation may accept and ignore
+         *     it).
          *
          *     Size limits (decision D22): at most 4,096 messages and 128 tools, and 4,194,304 characters of text in all
          *     (the messages' text, tool names and descriptions, and the tools' `parameters` as JSON). Each tool's
@@ -534,21 +638,190 @@ export interface components {
             stream_options?: {
                 /** @description When true, one more chunk before `data: [DONE]` carries `usage` and an empty `choices` array. */
                 include_usage?: boolean;
+                /**
+                 * @description OpenAI adds random characters in an `obfuscation` field of streamed deltas (a side-channel
+                 *     mitigation) unless this is false. Accepted; the reference never adds the field (decision D34).
+                 */
+                include_obfuscation?: boolean;
             } | null;
+            /**
+             * @deprecated
+             * @description Maximum number of tokens to generate; when reached, generation stops with `finish_reason` `length`.
+             *     Deprecated by OpenAI in favour of `max_completion_tokens`.
+             */
             max_tokens?: components["schemas"]["MaxTokens"];
-            /** @description Newer OpenAI name for `max_tokens`; when both are given, the smaller applies. */
+            /**
+             * @description An upper bound for the tokens generated, visible and reasoning tokens together (OpenAI's newer name for
+             *     `max_tokens`); when both are given, the smaller applies.
+             */
             max_completion_tokens?: components["schemas"]["MaxTokens"];
+            /**
+             * @description How many choices to generate for the conversation, each with its `index`; usage counts the tokens of
+             *     all of them. The reference answers `n` distinct, deterministic choices (decision D34).
+             * @default 1
+             * @example 1
+             */
+            n?: number | null;
+            /**
+             * @description Up to 4 sequences where generation stops; the returned text does not contain the stop sequence, and
+             *     `finish_reason` is `stop`. The reference cuts each choice just before the first sequence it would hold
+             *     (decision D34).
+             * @example [
+             *       "\n\n"
+             *     ]
+             */
+            stop?: (string | null) | string[];
             temperature?: components["schemas"]["Temperature"];
+            top_p?: components["schemas"]["TopP"];
+            /**
+             * @description Between -2.0 and 2.0. Positive values penalize new tokens based on whether they appear in the text so
+             *     far, making new topics likelier. Accepted within its bounds; the reference's answers do not depend on it
+             *     (decision D34).
+             * @default 0
+             */
+            presence_penalty?: number | null;
+            /**
+             * @description Between -2.0 and 2.0. Positive values penalize new tokens based on how often they appear in the text so
+             *     far, making verbatim repetition less likely. Accepted within its bounds; the reference's answers do not
+             *     depend on it (decision D34).
+             * @default 0
+             */
+            frequency_penalty?: number | null;
+            /**
+             * @description Maps token ids (of the model's tokenizer, as strings) to a bias from -100 to 100 added to their logits
+             *     before sampling: -100 all but bans a token, 100 all but forces it. Accepted within its bounds; the
+             *     reference's answers do not depend on it (decision D34).
+             * @example {
+             *       "50256": -100
+             *     }
+             */
+            logit_bias?: {
+                [key: string]: number;
+            } | null;
+            /**
+             * @description Whether to return the log probabilities of the output tokens: each choice's `logprobs.content` then
+             *     holds one entry per token of its `message.content` (see `TokenLogprob`; how the reference makes them:
+             *     decision D34).
+             * @default false
+             */
+            logprobs?: boolean | null;
+            /**
+             * @description Between 0 and 20: how many of the most likely tokens to return at each position, each with its log
+             *     probability (there may be fewer). `logprobs` must be `true` when this is given (400 naming
+             *     `top_logprobs` otherwise).
+             */
+            top_logprobs?: number | null;
             seed?: components["schemas"]["Seed"];
             /** @description Tools the model may call; only functions are supported. */
             tools?: components["schemas"]["FunctionTool"][] & unknown;
             tool_choice?: components["schemas"]["ToolChoice"];
-            response_format?: components["schemas"]["ChatResponseFormat"];
             /**
              * @description Whether the model may call several tools in one answer.
              * @default true
              */
             parallel_tool_calls?: boolean | null;
+            response_format?: components["schemas"]["ChatResponseFormat"];
+            reasoning_effort?: components["schemas"]["ReasoningEffort"];
+            verbosity?: components["schemas"]["Verbosity"];
+            /**
+             * @deprecated
+             * @description A stable identifier of the end user; OpenAI replaces it with `safety_identifier` and `prompt_cache_key`.
+             *     Accepted and not read by the reference (decision D34).
+             * @example user-1234
+             */
+            user?: string;
+            safety_identifier?: components["schemas"]["SafetyIdentifier"];
+            /**
+             * @description Up to 16 key-value pairs (keys of at most 64 characters, values of at most 512) stored with the
+             *     completion when `store` is true. Accepted and not read by the reference (decision D34).
+             */
+            metadata?: components["schemas"]["Metadata"];
+            /**
+             * @description Whether OpenAI stores the completion for its distillation and evals products. Accepted; the gateway keeps
+             *     no chat completion (decision D34).
+             * @default false
+             */
+            store?: boolean | null;
+            /**
+             * @description The processing tier: `auto` (the project's setting; the default), `default`, `flex`, `scale`, `priority`,
+             *     or `fast`. Accepted; the reference has one tier (decision D34).
+             * @default auto
+             * @enum {string|null}
+             */
+            service_tier?: "auto" | "default" | "flex" | "scale" | "priority" | "fast" | null;
+            /** @description Used by OpenAI to bucket similar requests for its prompt cache (it replaces `user` there). Accepted; the gateway caches no prompt (decision D34). */
+            prompt_cache_key?: string | null;
+            prompt_cache_retention?: components["schemas"]["PromptCacheRetention"];
+            prompt_cache_options?: components["schemas"]["PromptCacheOptions"];
+            /**
+             * @description The output types wanted: `["text"]` (the default) or, on OpenAI's audio models, `["text", "audio"]`.
+             *     The reference answers in text only: a list holding `audio` answers 400 naming `modalities` (decision D34).
+             */
+            modalities?: ("text" | "audio")[] | null;
+            /**
+             * @description The voice and format of audio output, required with `modalities: ["audio"]`. The reference makes no
+             *     audio: a request with `audio` (not null) answers 400 naming `audio` (decision D34).
+             */
+            audio?: {
+                /** @description A built-in voice (`alloy`, `ash`, `ballad`, `coral`, `echo`, `fable`, `nova`, `onyx`, `sage`, `shimmer`, `marin`, `cedar`…) or a custom voice `{"id"}`. */
+                voice: string | {
+                    id: string;
+                };
+                /** @enum {string} */
+                format: "wav" | "aac" | "mp3" | "flac" | "opus" | "pcm16";
+            } | null;
+            /**
+             * @description A Predicted Output: content known ahead (a file being regenerated with small changes) that speeds up
+             *     the answer. The reference cannot use one: a request with `prediction` (not null) answers 400 naming
+             *     `prediction` (decision D34).
+             */
+            prediction?: {
+                /** @constant */
+                type: "content";
+                content: string | components["schemas"]["TextContentPart"][];
+            } | null;
+            /**
+             * @description Search the web for the answer (OpenAI's web search tool for chat). The reference cannot search: a
+             *     request with `web_search_options` answers 400 naming it (decision D34).
+             */
+            web_search_options?: {
+                user_location?: {
+                    /** @constant */
+                    type: "approximate";
+                    approximate: {
+                        /** @description Two-letter ISO country code, such as `US`. */
+                        country?: string;
+                        region?: string;
+                        city?: string;
+                        /** @description IANA time zone, such as `America/Los_Angeles`. */
+                        timezone?: string;
+                    };
+                } | null;
+                /**
+                 * @default medium
+                 * @enum {string}
+                 */
+                search_context_size?: "low" | "medium" | "high";
+            };
+            moderation?: components["schemas"]["Moderation"];
+            /**
+             * @deprecated
+             * @description Deprecated by OpenAI in favour of `tools`: functions the model may call. The reference answers 400
+             *     naming `functions` and asking for `tools` instead (decision D34).
+             */
+            functions?: {
+                name: string;
+                description?: string;
+                parameters?: components["schemas"]["ToolParameters"];
+            }[];
+            /**
+             * @deprecated
+             * @description Deprecated by OpenAI in favour of `tool_choice`: `none`, `auto`, or `{"name"}` of a function. The
+             *     reference answers 400 naming `function_call` and asking for `tool_choice` instead (decision D34).
+             */
+            function_call?: ("none" | "auto") | {
+                name: string;
+            };
         };
         /** @description The model's answer. `content` is `null` when the answer is only `tool_calls`. */
         ChatCompletionMessage: {
@@ -559,6 +832,72 @@ export interface components {
             /** @description Always `null` here; present because OpenAI's schema requires it. */
             refusal?: string | null;
         };
+        /**
+         * Token log probability
+         * @description One token of the answer with its log probability (OpenAI's `ChatCompletionTokenLogprob`, and the Responses
+         *     API's `LogProb`): `token` its text (a token that holds only part of a UTF-8 character is written
+         *     `bytes:\xNN…`, its bytes), `bytes` its UTF-8 bytes (their concatenation over the answer's tokens is the
+         *     answer's text), `logprob` its log probability (at most 0; `-9999.0` when it is not among the 20 most
+         *     likely), `top_logprobs` the most likely tokens at that position, most likely first (at most the
+         *     `top_logprobs` asked for). How the reference makes them: decision D34.
+         * @example {
+         *       "token": " Paris",
+         *       "logprob": -0.0021,
+         *       "bytes": [
+         *         32,
+         *         80,
+         *         97,
+         *         114,
+         *         105,
+         *         115
+         *       ],
+         *       "top_logprobs": [
+         *         {
+         *           "token": " Paris",
+         *           "logprob": -0.0021,
+         *           "bytes": [
+         *             32,
+         *             80,
+         *             97,
+         *             114,
+         *             105,
+         *             115
+         *           ]
+         *         },
+         *         {
+         *           "token": " the",
+         *           "logprob": -6.4,
+         *           "bytes": [
+         *             32,
+         *             116,
+         *             104,
+         *             101
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        TokenLogprob: {
+            token: string;
+            logprob: number;
+            bytes: number[] | null;
+            top_logprobs: {
+                token: string;
+                logprob: number;
+                bytes: number[] | null;
+            }[];
+        };
+        /**
+         * Log probabilities of a choice
+         * @description With `logprobs: true`, the log probabilities of the choice's tokens: `content` one entry per token of
+         *     `message.content`, in order (null when the choice has no content: tool calls only), `refusal` the same for a
+         *     refusal (null without one). In a stream, each chunk carries the entries of the tokens its delta adds. Null
+         *     when `logprobs` was not asked for.
+         */
+        ChatChoiceLogprobs: {
+            content: components["schemas"]["TokenLogprob"][] | null;
+            refusal: components["schemas"]["TokenLogprob"][] | null;
+        } | null;
         /** @description A non-streamed chat completion. */
         ChatCompletion: {
             /**
@@ -578,25 +917,29 @@ export interface components {
              * @example gpt-4o-mini
              */
             model: string;
+            /** @description The choices, `n` of them (one by default), each with its `index` from 0, in order. */
             choices: {
                 index: number;
                 message: components["schemas"]["ChatCompletionMessage"];
                 finish_reason: components["schemas"]["FinishReason"];
-                /** @description Always `null`; log probabilities are not offered. */
-                logprobs?: null;
+                logprobs?: components["schemas"]["ChatChoiceLogprobs"];
             }[];
             usage: components["schemas"]["Usage"];
             system_fingerprint?: string | null;
+            /** @description The processing tier that served the request, when `service_tier` was asked for. */
+            service_tier?: string | null;
         };
         /**
          * chat.completion.chunk
          * @description One server-sent event of a streamed chat completion (the JSON after `data: `).
          *
-         *     Framing: every event is `data: <chunk>` followed by a blank line. The first chunk's delta carries
-         *     `role: assistant`; the following ones carry `content` (or `tool_calls` pieces, whose `arguments` strings
-         *     concatenate). The last content chunk has a non-null `finish_reason`. With `stream_options.include_usage`,
-         *     one more chunk follows with an empty `choices` array and `usage`. The stream ends with `data: [DONE]`.
-         *     All chunks of one stream share `id`, `created` and `model`.
+         *     Framing: every event is `data: <chunk>` followed by a blank line. Each chunk carries one choice, named by
+         *     its `index`; with `n` above 1 the choices' chunks come interleaved. A choice's first chunk's delta carries
+         *     `role: assistant`; its following ones carry `content` (or `tool_calls` pieces, whose `arguments` strings
+         *     concatenate) and, with `logprobs`, the log probabilities of the tokens they add. A choice's last chunk has
+         *     a non-null `finish_reason`. With `stream_options.include_usage`, one more chunk follows with an empty
+         *     `choices` array and `usage` (of all the choices). The stream ends with `data: [DONE]`. All chunks of one
+         *     stream share `id`, `created` and `model`.
          */
         ChatCompletionChunk: {
             /** @example chatcmpl-3b9e7a1c5d2f4e8a9b0c6d1e */
@@ -625,11 +968,14 @@ export interface components {
                     }[];
                 };
                 finish_reason: components["schemas"]["FinishReason"] | null;
-                logprobs?: null;
+                logprobs?: components["schemas"]["ChatChoiceLogprobs"];
             }[];
             /** @description Only on the extra usage chunk of `stream_options.include_usage`; absent or `null` otherwise. */
             usage?: components["schemas"]["Usage"] | null;
             system_fingerprint?: string | null;
+            service_tier?: string | null;
+            /** @description Random characters OpenAI adds to normalize the size of chunks (unless `stream_options.include_obfuscation` is false); never sent by the reference. */
+            obfuscation?: string;
         };
         /**
          * Chat completion stream event
@@ -742,6 +1088,13 @@ export interface components {
         ResponseInputMessage: {
             /** @constant */
             type?: "message";
+            /** @description The id of an output message sent back as input (`msg_…`); not read. */
+            id?: string;
+            /**
+             * @description The status of an output message sent back as input; not read.
+             * @enum {string}
+             */
+            status?: "in_progress" | "completed" | "incomplete";
             /** @enum {string} */
             role: "user" | "assistant" | "system" | "developer";
             content: string | components["schemas"]["ResponseContentPart"][];
@@ -770,9 +1123,13 @@ export interface components {
         ResponseFunctionCallOutputItem: {
             /** @constant */
             type: "function_call_output";
+            /** @description The item's own id, when it was read back from a response; not read. */
+            id?: string;
             call_id: string;
             /** @description The result, as text or as parts. */
             output: string | components["schemas"]["ResponseContentPart"][];
+            /** @enum {string} */
+            status?: "in_progress" | "completed" | "incomplete";
         };
         /**
          * @description One input item: a message (`role` `user`, `assistant`, `system` or `developer`; with or without `type:
@@ -826,10 +1183,11 @@ export interface components {
         };
         /**
          * Response request
-         * @description OpenAI's Responses request (decision D29). Fields and tool types the reference does not act on
-         *     (`reasoning`, `include`, `prompt_cache_key`, `client_metadata`, `truncation`, `service_tier`, tools of
-         *     types other than `function`…) are accepted and ignored, so that Codex CLI and OpenAI's SDKs send what they
-         *     usually send. The size limits of decision D22 apply as on chat completions.
+         * @description OpenAI's Responses request (decision D29): every parameter OpenAI's API reference lists, with OpenAI's
+         *     bounds, and `client_metadata`, which Codex CLI sends. What the reference does with each (honoured, accepted,
+         *     or refused by name because it cannot honour it) is decision D34; tool types other than `function` are
+         *     accepted and ignored. A parameter this description does not name: decision D33. The size limits of
+         *     decision D22 apply as on chat completions.
          */
         ResponseRequest: {
             /**
@@ -843,32 +1201,152 @@ export interface components {
             instructions?: string | null;
             /** @description Continue the conversation of a stored response of this key (its input and output come first). */
             previous_response_id?: string | null;
-            /** @description The most tokens to generate; when reached, `status` is `incomplete` with `incomplete_details.reason` `max_output_tokens`. */
+            /**
+             * @description An upper bound for the tokens generated, visible and reasoning tokens together; when reached, `status` is
+             *     `incomplete` with `incomplete_details.reason` `max_output_tokens`. OpenAI's API refuses values below 16;
+             *     the gateway takes any positive bound (decision D34), and so does this description for now.
+             */
             max_output_tokens?: number | null;
             temperature?: components["schemas"]["Temperature"];
-            /** @description Accepted; the reference's answers do not depend on it. */
-            top_p?: number | null;
+            top_p?: components["schemas"]["TopP"];
+            /**
+             * @description Between 0 and 20: how many of the most likely tokens to return at each position of the output text,
+             *     each with its log probability, with `include: ["message.output_text.logprobs"]` (see `TokenLogprob`;
+             *     decision D34).
+             */
+            top_logprobs?: number | null;
             /**
              * @description When true, the answer arrives as server-sent events (see `ResponseStreamEvent`).
              * @default false
              */
             stream?: boolean | null;
+            /** @description Options for a streamed answer; only with `stream`. */
+            stream_options?: {
+                /**
+                 * @description OpenAI adds random characters in an `obfuscation` field of delta events (a side-channel mitigation)
+                 *     unless this is false. Accepted; the reference never adds the field (decision D34).
+                 */
+                include_obfuscation?: boolean;
+            } | null;
             /**
              * @description Keep the response, for `GET /v1/responses/{id}` and `previous_response_id` (decision D29). `false` keeps nothing.
              * @default true
              */
             store?: boolean | null;
+            /**
+             * @description Run the response in the background, to be polled. The reference answers every request as it comes:
+             *     `background: true` answers 400 naming `background` (decision D34).
+             * @default false
+             */
+            background?: boolean | null;
+            /**
+             * @description A conversation (OpenAI's Conversations API) whose items come before the input, and which the response's
+             *     items are added to. The gateway has no conversations: a request naming one answers 400 naming
+             *     `conversation` (decision D34); use `previous_response_id`.
+             */
+            conversation?: (string | null) | {
+                /** @example conv_123 */
+                id: string;
+            };
+            /**
+             * @description Context management entries; OpenAI supports `compaction`, triggered at `compact_threshold` input tokens
+             *     (at least 1,000). Accepted; the reference's models have no context window to keep within, so it never
+             *     compacts (decision D34).
+             */
+            context_management?: {
+                /** @example compaction */
+                type: string;
+                compact_threshold?: number | null;
+            }[] | null;
+            /**
+             * @description Additional output data to include: `message.output_text.logprobs` (with `top_logprobs`) and
+             *     `reasoning.encrypted_content` are honoured by the reference; the others concern tools and inputs the
+             *     gateway does not offer, and add nothing (decision D34).
+             */
+            include?: ("file_search_call.results" | "web_search_call.results" | "web_search_call.action.sources" | "message.input_image.image_url" | "computer_call_output.output.image_url" | "code_interpreter_call.outputs" | "reasoning.encrypted_content" | "message.output_text.logprobs")[] | null;
+            /**
+             * @description Configuration for reasoning models: `effort`, and `summary` (`auto`, `concise` or `detailed`) to have a
+             *     summary of the reasoning in a `reasoning` output item. The reference reasons as `reasoning_effort` says
+             *     on chat, and puts the plan in the item's summary when one is asked for (decision D34).
+             */
+            reasoning?: {
+                effort?: components["schemas"]["ReasoningEffort"];
+                /** @enum {string|null} */
+                summary?: "auto" | "concise" | "detailed" | null;
+                /**
+                 * @deprecated
+                 * @description Deprecated by OpenAI in favour of `summary`.
+                 * @enum {string|null}
+                 */
+                generate_summary?: "auto" | "concise" | "detailed" | null;
+                /** @description The reasoning execution mode, such as `standard` or `pro`. Accepted and not read by the reference. */
+                mode?: string | null;
+                /**
+                 * @description Which reasoning items are given back to the model on later turns. Accepted and not read by the reference.
+                 * @enum {string|null}
+                 */
+                context?: "auto" | "current_turn" | "all_turns" | null;
+            } | null;
             /** @description Tools the model may call. Function tools are acted on; other types are accepted and ignored. */
             tools?: components["schemas"]["ResponseTool"][] & unknown;
             tool_choice?: components["schemas"]["ResponseToolChoice"];
             /** @default true */
             parallel_tool_calls?: boolean | null;
+            /** @description The most calls to built-in tools one response may make. Accepted; the gateway has no built-in tools (decision D34). */
+            max_tool_calls?: number | null;
             /** @description How the output text is formatted. */
             text?: {
                 format?: components["schemas"]["ResponseTextFormat"];
+                verbosity?: components["schemas"]["Verbosity"];
             } | null;
-            /** @description Up to 16 string pairs, returned with the response. */
-            metadata?: {
+            /**
+             * @deprecated
+             * @description `auto` drops items from the start of a conversation too long for the model's context window; `disabled`
+             *     (the default) refuses it. Accepted; the reference's models have no context window (decision D34).
+             * @default disabled
+             * @enum {string|null}
+             */
+            truncation?: "auto" | "disabled" | null;
+            /**
+             * @description A prompt template of OpenAI's dashboard (`id`, `version`) and the values of its `variables`. The gateway
+             *     has no prompt templates: a request with `prompt` (not null) answers 400 naming `prompt` (decision D34).
+             */
+            prompt?: {
+                id: string;
+                version?: string | null;
+                variables?: {
+                    [key: string]: string | {
+                        /** @enum {string} */
+                        type: "input_text" | "input_image" | "input_file";
+                    };
+                } | null;
+            } | null;
+            moderation?: components["schemas"]["Moderation"];
+            /** @description Up to 16 string pairs (keys of at most 64 characters, values of at most 512), returned with the response. */
+            metadata?: components["schemas"]["Metadata"];
+            /**
+             * @deprecated
+             * @description A stable identifier of the end user; OpenAI replaces it with `safety_identifier` and `prompt_cache_key`.
+             *     Accepted and not read by the reference (decision D34).
+             */
+            user?: string;
+            safety_identifier?: components["schemas"]["SafetyIdentifier"];
+            /**
+             * @description The processing tier: `auto` (the project's setting; the default), `default`, `flex`, `scale`, `priority`,
+             *     `fast` or `ultrafast`. Accepted; the reference has one tier (decision D34).
+             * @default auto
+             * @enum {string|null}
+             */
+            service_tier?: "auto" | "default" | "flex" | "scale" | "priority" | "fast" | "ultrafast" | null;
+            /** @description Used by OpenAI to bucket similar requests for its prompt cache. Accepted; the gateway caches no prompt (decision D34). */
+            prompt_cache_key?: string | null;
+            prompt_cache_retention?: components["schemas"]["PromptCacheRetention"];
+            prompt_cache_options?: components["schemas"]["PromptCacheOptions"];
+            /**
+             * @description Not in OpenAI's API reference: string pairs Codex CLI sends with every request (its installation,
+             *     session and thread ids), which OpenAI's API takes. Accepted and not read by the reference.
+             */
+            client_metadata?: {
                 [key: string]: string;
             } | null;
         };
@@ -879,8 +1357,48 @@ export interface components {
             text: string;
             /** @description Always empty in the reference. */
             annotations: unknown[];
+            /** @description With `include` `message.output_text.logprobs`, one entry per token of `text` (see `TokenLogprob`). */
+            logprobs?: components["schemas"]["TokenLogprob"][];
         };
-        /** @description An item of the output. */
+        /**
+         * reasoning
+         * @description The model's reasoning, before the message it leads to: `summary` holds summary parts (`summary_text`) when
+         *     `reasoning.summary` asked for one (empty otherwise), `encrypted_content` the reasoning in an opaque form
+         *     when `include` asked for `reasoning.encrypted_content` (to send the item back as input with `store`
+         *     false). The reference's reasoning is a deterministic plan of the answer (decision D34).
+         * @example {
+         *       "type": "reasoning",
+         *       "id": "rs_6a5b4c3d2e1f0a9b8c7d6e5f",
+         *       "summary": [
+         *         {
+         *           "type": "summary_text",
+         *           "text": "The user asks for the capital of France. I will name it and add one fact about it."
+         *         }
+         *       ],
+         *       "status": "completed"
+         *     }
+         */
+        ResponseReasoningItem: {
+            /** @constant */
+            type: "reasoning";
+            /** @description `rs_` and 24 hexadecimal digits in the reference. */
+            id: string;
+            summary: {
+                /** @constant */
+                type: "summary_text";
+                text: string;
+            }[];
+            /** @description The reasoning text itself; OpenAI's models do not return it, nor does the reference. */
+            content?: {
+                /** @constant */
+                type: "reasoning_text";
+                text: string;
+            }[];
+            encrypted_content?: string | null;
+            /** @enum {string} */
+            status?: "in_progress" | "completed" | "incomplete";
+        };
+        /** @description An item of the output: a `message`, a `function_call`, or (with `reasoning`) a `reasoning` item before them. */
         ResponseOutputItem: {
             /** @constant */
             type: "message";
@@ -891,16 +1409,19 @@ export interface components {
             /** @constant */
             role: "assistant";
             content: components["schemas"]["ResponseOutputText"][];
-        } | components["schemas"]["ResponseFunctionCallItem"];
+        } | components["schemas"]["ResponseFunctionCallItem"] | components["schemas"]["ResponseReasoningItem"];
         /**
          * Usage
          * @description Token counts. `input_tokens` is counted as `prompt_tokens` is on the chat endpoint for the same
-         *     conversation; nothing is cached and nothing is reasoned, so those details are 0.
+         *     conversation; nothing is cached, so `cached_tokens` is 0. `output_tokens_details.reasoning_tokens` are the
+         *     reasoning tokens (with `reasoning`, decision D34), counted in `output_tokens`.
          */
         ResponseUsage: {
             input_tokens: number;
             input_tokens_details: {
                 cached_tokens: number;
+                /** @description Input tokens written to the cache. */
+                cache_write_tokens?: number;
             };
             output_tokens: number;
             output_tokens_details: {
@@ -911,9 +1432,9 @@ export interface components {
         };
         /**
          * Response
-         * @description A response: its `output` items (a `message` with `output_text`, and/or `function_call`s), `status`
-         *     (`completed`, or `incomplete` when `max_output_tokens` was reached) and `usage`. Fields of the request
-         *     that shaped it are echoed, as OpenAI does.
+         * @description A response: its `output` items (a `reasoning` item when reasoning was asked for, a `message` with
+         *     `output_text`, and/or `function_call`s), `status` (`completed`, or `incomplete` when `max_output_tokens` was
+         *     reached) and `usage`. Fields of the request that shaped it are echoed, as OpenAI does.
          */
         Response: {
             /**
@@ -949,17 +1470,38 @@ export interface components {
             text?: {
                 format?: components["schemas"]["ResponseTextFormat"];
             };
-            metadata?: {
-                [key: string]: string;
-            };
+            metadata?: components["schemas"]["Metadata"];
+            /** @description The reasoning configuration the response was made with. */
+            reasoning?: {
+                effort?: components["schemas"]["ReasoningEffort"];
+                summary?: string | null;
+            } | null;
+            top_logprobs?: number | null;
+            service_tier?: string | null;
+            truncation?: string | null;
+        };
+        /**
+         * Streamed token log probability
+         * @description A token of a text delta with its log probability and the most likely tokens at its place (OpenAI's `ResponseLogProb`).
+         */
+        ResponseStreamLogprob: {
+            token: string;
+            logprob: number;
+            top_logprobs?: {
+                token?: string;
+                logprob?: number;
+            }[];
         };
         /**
          * @description One event of a streamed response, sent as `event: <type>` and `data: <JSON>`; every event carries a
          *     `sequence_number` one above the previous one's. The grammar: `response.created`, `response.in_progress`,
          *     then for each output item `response.output_item.added`; for a message `response.content_part.added`,
          *     `response.output_text.delta`…, `response.output_text.done`, `response.content_part.done`; for a function
-         *     call `response.function_call_arguments.delta`…, `response.function_call_arguments.done`; then
-         *     `response.output_item.done`; finally `response.completed` (or `response.incomplete`) with the whole
+         *     call `response.function_call_arguments.delta`…, `response.function_call_arguments.done`; for a reasoning
+         *     item (first, with `reasoning`) and each part of its summary `response.reasoning_summary_part.added`,
+         *     `response.reasoning_summary_text.delta`…, `response.reasoning_summary_text.done`,
+         *     `response.reasoning_summary_part.done` (paired by `summary_index`); then `response.output_item.done`;
+         *     finally `response.completed` (or `response.incomplete`) with the whole
          *     response and its usage. The deltas add up exactly to the final response's text and arguments. A failure
          *     after the stream has begun is an `error` event.
          */
@@ -1019,7 +1561,8 @@ export interface components {
             output_index: number;
             content_index: number;
             delta: string;
-            logprobs?: unknown[];
+            /** @description With `include` `message.output_text.logprobs`, the log probabilities of the tokens of this delta (of the whole text on `.done`). */
+            logprobs?: components["schemas"]["ResponseStreamLogprob"][];
         } | {
             /** @constant */
             type: "response.output_text.done";
@@ -1028,7 +1571,8 @@ export interface components {
             output_index: number;
             content_index: number;
             text: string;
-            logprobs?: unknown[];
+            /** @description With `include` `message.output_text.logprobs`, the log probabilities of the tokens of this delta (of the whole text on `.done`). */
+            logprobs?: components["schemas"]["ResponseStreamLogprob"][];
         } | {
             /** @constant */
             type: "response.function_call_arguments.delta";
@@ -1043,6 +1587,46 @@ export interface components {
             item_id: string;
             output_index: number;
             arguments: string;
+        } | {
+            /** @constant */
+            type: "response.reasoning_summary_part.added";
+            sequence_number: number;
+            item_id: string;
+            output_index: number;
+            summary_index: number;
+            part: {
+                /** @constant */
+                type: "summary_text";
+                text: string;
+            };
+        } | {
+            /** @constant */
+            type: "response.reasoning_summary_part.done";
+            sequence_number: number;
+            item_id: string;
+            output_index: number;
+            summary_index: number;
+            part: {
+                /** @constant */
+                type: "summary_text";
+                text: string;
+            };
+        } | {
+            /** @constant */
+            type: "response.reasoning_summary_text.delta";
+            sequence_number: number;
+            item_id: string;
+            output_index: number;
+            summary_index: number;
+            delta: string;
+        } | {
+            /** @constant */
+            type: "response.reasoning_summary_text.done";
+            sequence_number: number;
+            item_id: string;
+            output_index: number;
+            summary_index: number;
+            text: string;
         } | {
             /** @constant */
             type: "error";
@@ -1134,19 +1718,23 @@ export interface components {
         };
         /**
          * Thinking block
-         * @description Accepted and not read; the reference's models do not think aloud.
+         * @description A thinking block of an earlier answer, sent back exactly as it was received (Anthropic refuses a changed
+         *     one). Accepted and not read by the reference, which does not check the signature (decision D34).
          */
         AnthropicThinkingBlockParam: {
             /** @constant */
             type: "thinking";
+            thinking: string;
+            signature: string;
         };
         /**
          * Redacted thinking block
-         * @description Accepted and not read.
+         * @description A redacted thinking block of an earlier answer, sent back as it was received. Accepted and not read.
          */
         AnthropicRedactedThinkingBlockParam: {
             /** @constant */
             type: "redacted_thinking";
+            data: string;
         };
         /**
          * @description One block of a turn: `text`; `image` (counted as input); `tool_use` (a call the assistant made);
@@ -1169,6 +1757,58 @@ export interface components {
         AnthropicConversation: components["schemas"]["AnthropicInputMessage"][] & unknown;
         /** @description The system prompt, as a string or as text blocks. */
         AnthropicSystem: string | components["schemas"]["AnthropicTextBlockParam"][];
+        /**
+         * @description How thinking appears in the answer: `summarized` (its text) or `omitted` (an empty `thinking` with its `signature`, for multi-turn continuity). The default depends on the model; the reference's is `summarized`.
+         * @enum {string|null}
+         */
+        AnthropicThinkingDisplay: "summarized" | "omitted" | null;
+        /**
+         * Thinking configuration
+         * @description Claude's thinking: `enabled` (extended thinking with a `budget_tokens` of at least 1,024 and less than
+         *     `max_tokens`), `adaptive` (the model decides when and how much to think; `output_config.effort` guides it),
+         *     `between_tools` (thinking between tool calls), or `disabled`. Thinking tokens count toward `max_tokens`.
+         *     `display` `omitted` returns thinking blocks without their text (their `signature` only). The reference
+         *     thinks as decision D34 says: a `thinking` block with a deterministic plan of the answer before it.
+         * @example {
+         *       "type": "enabled",
+         *       "budget_tokens": 2048
+         *     }
+         */
+        AnthropicThinkingConfig: {
+            /** @constant */
+            type: "enabled";
+            /** @description How many tokens Claude may think with; at least 1,024 and less than `max_tokens` (400 naming `thinking.budget_tokens` otherwise). */
+            budget_tokens: number;
+            display?: components["schemas"]["AnthropicThinkingDisplay"];
+        } | {
+            /** @constant */
+            type: "adaptive";
+            display?: components["schemas"]["AnthropicThinkingDisplay"];
+        } | {
+            /** @constant */
+            type: "between_tools";
+        } | {
+            /** @constant */
+            type: "disabled";
+        };
+        /**
+         * Output configuration
+         * @description The output's configuration: `effort` (`low`, `medium`, `high`, `xhigh` or `max`: how much effort the model
+         *     puts into its answer; the reference reads it as the length of its adaptive thinking, decision D34) and
+         *     `format` (structured output: the text is JSON valid against `format.schema`, as chat's `json_schema`).
+         * @example {
+         *       "effort": "medium"
+         *     }
+         */
+        AnthropicOutputConfig: {
+            /** @enum {string|null} */
+            effort?: "low" | "medium" | "high" | "xhigh" | "max" | null;
+            format?: {
+                /** @constant */
+                type: "json_schema";
+                schema: components["schemas"]["ToolParameters"];
+            } | null;
+        };
         /**
          * Tool
          * @description A client tool. `type` may be omitted or `custom`; Anthropic's server tools (web search, code execution…)
@@ -1197,6 +1837,18 @@ export interface components {
             description?: string;
             input_schema: components["schemas"]["ToolParameters"];
             cache_control?: Record<string, never> | null;
+            /** @description When true, Anthropic guarantees that tool names and inputs validate. The reference's inputs always validate against `input_schema`. */
+            strict?: boolean;
+            /** @description When true, the tool is left out of the initial system prompt and loaded only when tool search returns it (Claude Code sends it). Accepted; the reference offers every tool at once. */
+            defer_loading?: boolean;
+            /** @description Whether the tool's input is streamed as it is generated. Accepted; the reference streams every input in pieces. */
+            eager_input_streaming?: boolean | null;
+            /** @description Who may call the tool (`direct`, or Anthropic's code execution). Accepted and not read. */
+            allowed_callers?: string[];
+            /** @description Example inputs of the tool. Accepted and not read. */
+            input_examples?: {
+                [key: string]: unknown;
+            }[];
         };
         /** @description Client tools the model may call. */
         AnthropicTools: components["schemas"]["AnthropicTool"][] & unknown;
@@ -1213,12 +1865,24 @@ export interface components {
             disable_parallel_tool_use?: boolean;
         };
         /**
+         * Cache control
+         * @description A prompt-cache breakpoint (`ephemeral`, `ttl` `5m`, the default, or `1h`). Accepted; the gateway caches no
+         *     prompt, so the cache counts of `usage` are 0 (decision D34).
+         */
+        AnthropicCacheControl: {
+            /** @constant */
+            type: "ephemeral";
+            /** @enum {string} */
+            ttl?: "5m" | "1h";
+        } | null;
+        /**
          * Messages request
-         * @description Anthropic's Messages request (decision D27). Fields not listed here (`thinking`, `context_management`,
-         *     `output_config`, `service_tier`, `container`, `mcp_servers`…) are accepted and ignored, as is
-         *     `cache_control` on blocks and tools, so that Anthropic clients and Claude Code send what they usually send.
-         *     The size limits of decision D22 apply as on chat completions: at most 4,096 messages, 128 tools and
-         *     4,194,304 characters of text in all.
+         * @description Anthropic's Messages request (decision D27): every body parameter of Anthropic's API reference, with its
+         *     bounds, and `context_management`, the beta that Claude Code sends. What the reference does with each
+         *     (honoured, accepted, or refused by name because it cannot honour it) is decision D34; `cache_control` on
+         *     blocks and tools is accepted and ignored. A parameter this description does not name: decision D33 (the
+         *     reference refuses it, as Anthropic does). The size limits of decision D22 apply as on chat completions: at
+         *     most 4,096 messages (Anthropic's own limit is 100,000), 128 tools and 4,194,304 characters of text in all.
          */
         AnthropicMessagesRequest: {
             /**
@@ -1227,38 +1891,125 @@ export interface components {
              */
             model: string;
             /**
-             * @description The most tokens to generate; when reached, `stop_reason` is `max_tokens`. Required, as in Anthropic's
-             *     API. The reference's models have no output limit of their own: any value up to 1,048,576 is accepted
-             *     (decision D27), and short answers end before it.
+             * @description The most tokens to generate, thinking included; when reached, `stop_reason` is `max_tokens`. Required,
+             *     as in Anthropic's API (whose reference now also takes 0, to fill the prompt cache without an answer;
+             *     the gateway caches no prompt and takes 1 and more). The reference's models have no output limit of
+             *     their own: any value up to 1,048,576 is accepted (decision D27), and short answers end before it.
              * @example 1024
              */
             max_tokens: number & unknown;
             messages: components["schemas"]["AnthropicConversation"];
             system?: components["schemas"]["AnthropicSystem"];
             /**
-             * @description Texts that end the answer: it stops just before the first one it would contain (`stop_reason`
-             *     `stop_sequence`, and `stop_sequence` names it).
+             * @description Custom texts that stop generation: the answer stops just before the first one it would contain,
+             *     `stop_reason` is `stop_sequence` and `stop_sequence` names it.
              */
-            stop_sequences?: string[];
+            stop_sequences?: string[] & unknown;
             /**
              * @description When true, the answer arrives as server-sent events (see `AnthropicStreamEvent`).
              * @default false
              */
             stream?: boolean;
-            /** @description Randomness between 0 and 1. At 0 the same request always gets the same answer. */
+            /**
+             * @deprecated
+             * @description Randomness between 0 and 1 (default 1). Deprecated by Anthropic: its models after Claude Opus 4.6 take
+             *     only 1.0. At 0 the reference gives the same request the same answer.
+             */
             temperature?: number;
-            /** @description Accepted; the reference's answers do not depend on it. */
+            /**
+             * @deprecated
+             * @description Nucleus sampling. Deprecated by Anthropic (its newest models take only values of 0.99 and more). Accepted; the reference's answers do not depend on it (decision D34).
+             */
             top_p?: number;
-            /** @description Accepted; the reference's answers do not depend on it. */
+            /**
+             * @deprecated
+             * @description Sample only from the top K options for each token. Deprecated by Anthropic (its newest models refuse it). Accepted; the reference's answers do not depend on it (decision D34).
+             */
             top_k?: number;
-            /** @description Accepted and ignored (`user_id`). */
+            thinking?: components["schemas"]["AnthropicThinkingConfig"];
+            output_config?: components["schemas"]["AnthropicOutputConfig"];
+            /** @description Metadata about the request. Accepted and not read by the reference (decision D34). */
             metadata?: {
+                /** @description An external identifier of the user (a uuid or a hash, nothing identifying), at most 256 characters. */
                 user_id?: string | null;
             };
             tools?: components["schemas"]["AnthropicTools"];
             tool_choice?: components["schemas"]["AnthropicToolChoice"];
+            /**
+             * @description Priority capacity when available (`auto`) or standard capacity only (`standard_only`). Accepted; the reference has one tier (decision D34).
+             * @enum {string}
+             */
+            service_tier?: "auto" | "standard_only";
+            /**
+             * @description `fast` asks for high output-tokens-per-second inference, `standard` for the usual. Accepted; the reference has one speed (decision D34).
+             * @enum {string|null}
+             */
+            speed?: "standard" | "fast" | null;
+            /** @description Puts a cache breakpoint at the last cacheable block of the request. Accepted; the gateway caches no prompt (decision D34). */
+            cache_control?: components["schemas"]["AnthropicCacheControl"];
+            /**
+             * @description A container to reuse across requests (its id, or `{id, skills}`), for Anthropic's code execution. The
+             *     gateway has no containers: a request naming one (not null) answers 400 naming `container` (decision D34).
+             */
+            container?: (string | null) | {
+                id?: string | null;
+                skills?: {
+                    skill_id: string;
+                    /** @enum {string} */
+                    type: "anthropic" | "custom";
+                    version?: string;
+                }[] | null;
+            };
+            /**
+             * @description Request-level diagnostics: `previous_message_id` has the answer explain a prompt-cache miss against that
+             *     earlier request. Accepted; the gateway caches no prompt and reports nothing (decision D34).
+             */
+            diagnostics?: {
+                previous_message_id?: string | null;
+            } | null;
+            /** @description The geographic region for inference. Accepted and not read by the reference (decision D34). */
+            inference_geo?: string | null;
+            /**
+             * @description Beta (`context-management-2025-06-27`), sent by Claude Code: edits that clear old tool uses or thinking
+             *     blocks, or compact the conversation, when it grows past a trigger. Accepted; the reference's models have
+             *     no context window to keep within, so no edit is ever applied (decision D34).
+             */
+            context_management?: {
+                edits?: {
+                    /**
+                     * @example clear_thinking_20251015
+                     * @example clear_tool_uses_20250919
+                     * @example compact_20260112
+                     */
+                    type: string;
+                    /** @description When the edit applies, such as `{"type": "input_tokens", "value": 100000}`. */
+                    trigger?: {
+                        type?: string;
+                        value?: number;
+                    } | null;
+                    /** @description What to keep: `all`, or how many turns or tool uses (`{"type": "thinking_turns", "value": 1}`). */
+                    keep?: string | {
+                        type?: string;
+                        value?: number;
+                    };
+                    clear_at_least?: {
+                        type?: string;
+                        value?: number;
+                    } | null;
+                    /** @description Whether to clear all tool inputs, or the tools whose inputs to clear. */
+                    clear_tool_inputs?: (boolean | null) | string[];
+                    exclude_tools?: string[] | null;
+                    /** @description Additional instructions for a compaction's summary. */
+                    instructions?: string | null;
+                    pause_after_compaction?: boolean;
+                }[];
+            } | null;
         };
-        /** @description A block of the answer. */
+        /**
+         * @description A block of the answer: `text`, `tool_use`, or (with `thinking`) the `thinking` that comes before them, or
+         *     `redacted_thinking` (thinking flagged by Anthropic's safety systems, encrypted in `data`; the reference never
+         *     sends one).
+         */
         AnthropicContentBlock: {
             /** @constant */
             type: "text";
@@ -1273,6 +2024,17 @@ export interface components {
             input: {
                 [key: string]: unknown;
             };
+        } | {
+            /** @constant */
+            type: "thinking";
+            /** @description The text of the thinking (empty with `display` `omitted`). */
+            thinking: string;
+            /** @description An opaque value that shows the block was made by the model; send the block back unchanged. A stream's `content_block_start` has it empty and a `signature_delta` gives it. */
+            signature: string;
+        } | {
+            /** @constant */
+            type: "redacted_thinking";
+            data: string;
         };
         /**
          * @description Why the answer ended: `end_turn` at a natural end, `max_tokens` when `max_tokens` was reached,
@@ -1280,18 +2042,28 @@ export interface components {
          *     `message_start` event of a stream.
          * @enum {string|null}
          */
-        AnthropicStopReason: "end_turn" | "max_tokens" | "stop_sequence" | "tool_use" | "pause_turn" | "refusal" | null;
+        AnthropicStopReason: "end_turn" | "max_tokens" | "stop_sequence" | "tool_use" | "pause_turn" | "refusal" | "model_context_window_exceeded" | null;
+        /**
+         * Output tokens details
+         * @description A breakdown of the output tokens; `output_tokens` stays the whole count.
+         */
+        AnthropicOutputTokensDetails: {
+            /** @description The output tokens the model spent thinking (at most `output_tokens`). */
+            thinking_tokens: number;
+        } | null;
         /**
          * Usage
          * @description Token counts. `input_tokens` is counted as `prompt_tokens` is on the chat endpoint for the same
          *     conversation, and is exactly what `/v1/messages/count_tokens` answers. The gateway caches no prompt: the
-         *     cache counts are 0.
+         *     cache counts are 0. `output_tokens` counts thinking too; `output_tokens_details.thinking_tokens` says how
+         *     many of them were thinking (decision D34).
          */
         AnthropicUsage: {
             input_tokens: number;
             output_tokens: number;
             cache_creation_input_tokens?: number | null;
             cache_read_input_tokens?: number | null;
+            output_tokens_details?: components["schemas"]["AnthropicOutputTokensDetails"];
         };
         /**
          * Message
@@ -1343,8 +2115,9 @@ export interface components {
         /**
          * @description One event of a streamed answer, sent as `event: <type>` and `data: <JSON>`. The grammar: `message_start`
          *     (the message with empty `content`, `stop_reason` null and the input usage), `ping`, then for each block
-         *     `content_block_start`, `content_block_delta`… (`text_delta`, or `input_json_delta` whose `partial_json`
-         *     pieces concatenate to the block's `input` as JSON), `content_block_stop`; then `message_delta`
+         *     `content_block_start`, `content_block_delta`… (`text_delta`; `input_json_delta` whose `partial_json`
+         *     pieces concatenate to the block's `input` as JSON; for a `thinking` block, `thinking_delta`s, then one
+         *     `signature_delta` just before its stop), `content_block_stop`; then `message_delta`
          *     (`stop_reason`, `stop_sequence`, the output usage) and `message_stop`. A failure after the stream has begun
          *     is an `error` event. The text deltas concatenate to exactly the non-streamed answer's text.
          */
@@ -1372,6 +2145,14 @@ export interface components {
                 /** @constant */
                 type: "input_json_delta";
                 partial_json: string;
+            } | {
+                /** @constant */
+                type: "thinking_delta";
+                thinking: string;
+            } | {
+                /** @constant */
+                type: "signature_delta";
+                signature: string;
             };
         } | {
             /** @constant */
@@ -1386,6 +2167,7 @@ export interface components {
             };
             usage: {
                 output_tokens: number;
+                output_tokens_details?: components["schemas"]["AnthropicOutputTokensDetails"];
             };
         } | {
             /** @constant */
@@ -1400,8 +2182,9 @@ export interface components {
         AnthropicEventStream: string;
         /**
          * Count tokens request
-         * @description The fields of a Messages request that make its input (others, such as `max_tokens` or `stream`, are
-         *     accepted and ignored). The answer is the `input_tokens` the same request is billed on `/v1/messages`.
+         * @description The body parameters of Anthropic's token counting: the fields of a Messages request that make its input.
+         *     The answer is the `input_tokens` the same request is billed on `/v1/messages`. A parameter this
+         *     description does not name (`max_tokens`, `stream`… are not count_tokens parameters): decision D33.
          */
         AnthropicCountTokensRequest: {
             /** @example claude-haiku-4-5 */
@@ -1410,6 +2193,14 @@ export interface components {
             system?: components["schemas"]["AnthropicSystem"];
             tools?: components["schemas"]["AnthropicTools"];
             tool_choice?: components["schemas"]["AnthropicToolChoice"];
+            thinking?: components["schemas"]["AnthropicThinkingConfig"];
+            output_config?: components["schemas"]["AnthropicOutputConfig"];
+            cache_control?: components["schemas"]["AnthropicCacheControl"];
+            /**
+             * @description The inference speed mode (`standard` or `fast`). Accepted and not read.
+             * @enum {string|null}
+             */
+            speed?: "standard" | "fast" | null;
         };
         /** Token count */
         AnthropicTokenCount: {

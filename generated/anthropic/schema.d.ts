@@ -116,19 +116,23 @@ export interface components {
         };
         /**
          * Thinking block
-         * @description Accepted and not read; the reference's models do not think aloud.
+         * @description A thinking block of an earlier answer, sent back exactly as it was received (Anthropic refuses a changed
+         *     one). Accepted and not read by the reference, which does not check the signature (decision D34).
          */
         AnthropicThinkingBlockParam: {
             /** @constant */
             type: "thinking";
+            thinking: string;
+            signature: string;
         };
         /**
          * Redacted thinking block
-         * @description Accepted and not read.
+         * @description A redacted thinking block of an earlier answer, sent back as it was received. Accepted and not read.
          */
         AnthropicRedactedThinkingBlockParam: {
             /** @constant */
             type: "redacted_thinking";
+            data: string;
         };
         /**
          * @description One block of a turn: `text`; `image` (counted as input); `tool_use` (a call the assistant made);
@@ -152,6 +156,40 @@ export interface components {
         /** @description The system prompt, as a string or as text blocks. */
         AnthropicSystem: string | components["schemas"]["AnthropicTextBlockParam"][];
         /**
+         * @description How thinking appears in the answer: `summarized` (its text) or `omitted` (an empty `thinking` with its `signature`, for multi-turn continuity). The default depends on the model; the reference's is `summarized`.
+         * @enum {string|null}
+         */
+        AnthropicThinkingDisplay: "summarized" | "omitted" | null;
+        /**
+         * Thinking configuration
+         * @description Claude's thinking: `enabled` (extended thinking with a `budget_tokens` of at least 1,024 and less than
+         *     `max_tokens`), `adaptive` (the model decides when and how much to think; `output_config.effort` guides it),
+         *     `between_tools` (thinking between tool calls), or `disabled`. Thinking tokens count toward `max_tokens`.
+         *     `display` `omitted` returns thinking blocks without their text (their `signature` only). The reference
+         *     thinks as decision D34 says: a `thinking` block with a deterministic plan of the answer before it.
+         * @example {
+         *       "type": "enabled",
+         *       "budget_tokens": 2048
+         *     }
+         */
+        AnthropicThinkingConfig: {
+            /** @constant */
+            type: "enabled";
+            /** @description How many tokens Claude may think with; at least 1,024 and less than `max_tokens` (400 naming `thinking.budget_tokens` otherwise). */
+            budget_tokens: number;
+            display?: components["schemas"]["AnthropicThinkingDisplay"];
+        } | {
+            /** @constant */
+            type: "adaptive";
+            display?: components["schemas"]["AnthropicThinkingDisplay"];
+        } | {
+            /** @constant */
+            type: "between_tools";
+        } | {
+            /** @constant */
+            type: "disabled";
+        };
+        /**
          * @description A tool's arguments as a JSON Schema object (2020-12, or draft-07): OpenAI's `parameters`, Anthropic's
          *     `input_schema`. Limits (decision D22): at most 100,000 characters as JSON, 32 levels deep, 10,000 schemas
          *     in all; `minItems` and `minProperties` up to 1,000, `minLength` up to 10,000; and a schema must admit a
@@ -160,6 +198,24 @@ export interface components {
          */
         ToolParameters: {
             [key: string]: unknown;
+        };
+        /**
+         * Output configuration
+         * @description The output's configuration: `effort` (`low`, `medium`, `high`, `xhigh` or `max`: how much effort the model
+         *     puts into its answer; the reference reads it as the length of its adaptive thinking, decision D34) and
+         *     `format` (structured output: the text is JSON valid against `format.schema`, as chat's `json_schema`).
+         * @example {
+         *       "effort": "medium"
+         *     }
+         */
+        AnthropicOutputConfig: {
+            /** @enum {string|null} */
+            effort?: "low" | "medium" | "high" | "xhigh" | "max" | null;
+            format?: {
+                /** @constant */
+                type: "json_schema";
+                schema: components["schemas"]["ToolParameters"];
+            } | null;
         };
         /**
          * Tool
@@ -189,6 +245,18 @@ export interface components {
             description?: string;
             input_schema: components["schemas"]["ToolParameters"];
             cache_control?: Record<string, never> | null;
+            /** @description When true, Anthropic guarantees that tool names and inputs validate. The reference's inputs always validate against `input_schema`. */
+            strict?: boolean;
+            /** @description When true, the tool is left out of the initial system prompt and loaded only when tool search returns it (Claude Code sends it). Accepted; the reference offers every tool at once. */
+            defer_loading?: boolean;
+            /** @description Whether the tool's input is streamed as it is generated. Accepted; the reference streams every input in pieces. */
+            eager_input_streaming?: boolean | null;
+            /** @description Who may call the tool (`direct`, or Anthropic's code execution). Accepted and not read. */
+            allowed_callers?: string[];
+            /** @description Example inputs of the tool. Accepted and not read. */
+            input_examples?: {
+                [key: string]: unknown;
+            }[];
         };
         /** @description Client tools the model may call. */
         AnthropicTools: components["schemas"]["AnthropicTool"][] & unknown;
@@ -205,12 +273,24 @@ export interface components {
             disable_parallel_tool_use?: boolean;
         };
         /**
+         * Cache control
+         * @description A prompt-cache breakpoint (`ephemeral`, `ttl` `5m`, the default, or `1h`). Accepted; the gateway caches no
+         *     prompt, so the cache counts of `usage` are 0 (decision D34).
+         */
+        AnthropicCacheControl: {
+            /** @constant */
+            type: "ephemeral";
+            /** @enum {string} */
+            ttl?: "5m" | "1h";
+        } | null;
+        /**
          * Messages request
-         * @description Anthropic's Messages request (decision D27). Fields not listed here (`thinking`, `context_management`,
-         *     `output_config`, `service_tier`, `container`, `mcp_servers`…) are accepted and ignored, as is
-         *     `cache_control` on blocks and tools, so that Anthropic clients and Claude Code send what they usually send.
-         *     The size limits of decision D22 apply as on chat completions: at most 4,096 messages, 128 tools and
-         *     4,194,304 characters of text in all.
+         * @description Anthropic's Messages request (decision D27): every body parameter of Anthropic's API reference, with its
+         *     bounds, and `context_management`, the beta that Claude Code sends. What the reference does with each
+         *     (honoured, accepted, or refused by name because it cannot honour it) is decision D34; `cache_control` on
+         *     blocks and tools is accepted and ignored. A parameter this description does not name: decision D33 (the
+         *     reference refuses it, as Anthropic does). The size limits of decision D22 apply as on chat completions: at
+         *     most 4,096 messages (Anthropic's own limit is 100,000), 128 tools and 4,194,304 characters of text in all.
          */
         AnthropicMessagesRequest: {
             /**
@@ -219,38 +299,125 @@ export interface components {
              */
             model: string;
             /**
-             * @description The most tokens to generate; when reached, `stop_reason` is `max_tokens`. Required, as in Anthropic's
-             *     API. The reference's models have no output limit of their own: any value up to 1,048,576 is accepted
-             *     (decision D27), and short answers end before it.
+             * @description The most tokens to generate, thinking included; when reached, `stop_reason` is `max_tokens`. Required,
+             *     as in Anthropic's API (whose reference now also takes 0, to fill the prompt cache without an answer;
+             *     the gateway caches no prompt and takes 1 and more). The reference's models have no output limit of
+             *     their own: any value up to 1,048,576 is accepted (decision D27), and short answers end before it.
              * @example 1024
              */
             max_tokens: number & unknown;
             messages: components["schemas"]["AnthropicConversation"];
             system?: components["schemas"]["AnthropicSystem"];
             /**
-             * @description Texts that end the answer: it stops just before the first one it would contain (`stop_reason`
-             *     `stop_sequence`, and `stop_sequence` names it).
+             * @description Custom texts that stop generation: the answer stops just before the first one it would contain,
+             *     `stop_reason` is `stop_sequence` and `stop_sequence` names it.
              */
-            stop_sequences?: string[];
+            stop_sequences?: string[] & unknown;
             /**
              * @description When true, the answer arrives as server-sent events (see `AnthropicStreamEvent`).
              * @default false
              */
             stream?: boolean;
-            /** @description Randomness between 0 and 1. At 0 the same request always gets the same answer. */
+            /**
+             * @deprecated
+             * @description Randomness between 0 and 1 (default 1). Deprecated by Anthropic: its models after Claude Opus 4.6 take
+             *     only 1.0. At 0 the reference gives the same request the same answer.
+             */
             temperature?: number;
-            /** @description Accepted; the reference's answers do not depend on it. */
+            /**
+             * @deprecated
+             * @description Nucleus sampling. Deprecated by Anthropic (its newest models take only values of 0.99 and more). Accepted; the reference's answers do not depend on it (decision D34).
+             */
             top_p?: number;
-            /** @description Accepted; the reference's answers do not depend on it. */
+            /**
+             * @deprecated
+             * @description Sample only from the top K options for each token. Deprecated by Anthropic (its newest models refuse it). Accepted; the reference's answers do not depend on it (decision D34).
+             */
             top_k?: number;
-            /** @description Accepted and ignored (`user_id`). */
+            thinking?: components["schemas"]["AnthropicThinkingConfig"];
+            output_config?: components["schemas"]["AnthropicOutputConfig"];
+            /** @description Metadata about the request. Accepted and not read by the reference (decision D34). */
             metadata?: {
+                /** @description An external identifier of the user (a uuid or a hash, nothing identifying), at most 256 characters. */
                 user_id?: string | null;
             };
             tools?: components["schemas"]["AnthropicTools"];
             tool_choice?: components["schemas"]["AnthropicToolChoice"];
+            /**
+             * @description Priority capacity when available (`auto`) or standard capacity only (`standard_only`). Accepted; the reference has one tier (decision D34).
+             * @enum {string}
+             */
+            service_tier?: "auto" | "standard_only";
+            /**
+             * @description `fast` asks for high output-tokens-per-second inference, `standard` for the usual. Accepted; the reference has one speed (decision D34).
+             * @enum {string|null}
+             */
+            speed?: "standard" | "fast" | null;
+            /** @description Puts a cache breakpoint at the last cacheable block of the request. Accepted; the gateway caches no prompt (decision D34). */
+            cache_control?: components["schemas"]["AnthropicCacheControl"];
+            /**
+             * @description A container to reuse across requests (its id, or `{id, skills}`), for Anthropic's code execution. The
+             *     gateway has no containers: a request naming one (not null) answers 400 naming `container` (decision D34).
+             */
+            container?: (string | null) | {
+                id?: string | null;
+                skills?: {
+                    skill_id: string;
+                    /** @enum {string} */
+                    type: "anthropic" | "custom";
+                    version?: string;
+                }[] | null;
+            };
+            /**
+             * @description Request-level diagnostics: `previous_message_id` has the answer explain a prompt-cache miss against that
+             *     earlier request. Accepted; the gateway caches no prompt and reports nothing (decision D34).
+             */
+            diagnostics?: {
+                previous_message_id?: string | null;
+            } | null;
+            /** @description The geographic region for inference. Accepted and not read by the reference (decision D34). */
+            inference_geo?: string | null;
+            /**
+             * @description Beta (`context-management-2025-06-27`), sent by Claude Code: edits that clear old tool uses or thinking
+             *     blocks, or compact the conversation, when it grows past a trigger. Accepted; the reference's models have
+             *     no context window to keep within, so no edit is ever applied (decision D34).
+             */
+            context_management?: {
+                edits?: {
+                    /**
+                     * @example clear_thinking_20251015
+                     * @example clear_tool_uses_20250919
+                     * @example compact_20260112
+                     */
+                    type: string;
+                    /** @description When the edit applies, such as `{"type": "input_tokens", "value": 100000}`. */
+                    trigger?: {
+                        type?: string;
+                        value?: number;
+                    } | null;
+                    /** @description What to keep: `all`, or how many turns or tool uses (`{"type": "thinking_turns", "value": 1}`). */
+                    keep?: string | {
+                        type?: string;
+                        value?: number;
+                    };
+                    clear_at_least?: {
+                        type?: string;
+                        value?: number;
+                    } | null;
+                    /** @description Whether to clear all tool inputs, or the tools whose inputs to clear. */
+                    clear_tool_inputs?: (boolean | null) | string[];
+                    exclude_tools?: string[] | null;
+                    /** @description Additional instructions for a compaction's summary. */
+                    instructions?: string | null;
+                    pause_after_compaction?: boolean;
+                }[];
+            } | null;
         };
-        /** @description A block of the answer. */
+        /**
+         * @description A block of the answer: `text`, `tool_use`, or (with `thinking`) the `thinking` that comes before them, or
+         *     `redacted_thinking` (thinking flagged by Anthropic's safety systems, encrypted in `data`; the reference never
+         *     sends one).
+         */
         AnthropicContentBlock: {
             /** @constant */
             type: "text";
@@ -265,6 +432,17 @@ export interface components {
             input: {
                 [key: string]: unknown;
             };
+        } | {
+            /** @constant */
+            type: "thinking";
+            /** @description The text of the thinking (empty with `display` `omitted`). */
+            thinking: string;
+            /** @description An opaque value that shows the block was made by the model; send the block back unchanged. A stream's `content_block_start` has it empty and a `signature_delta` gives it. */
+            signature: string;
+        } | {
+            /** @constant */
+            type: "redacted_thinking";
+            data: string;
         };
         /**
          * @description Why the answer ended: `end_turn` at a natural end, `max_tokens` when `max_tokens` was reached,
@@ -272,18 +450,28 @@ export interface components {
          *     `message_start` event of a stream.
          * @enum {string|null}
          */
-        AnthropicStopReason: "end_turn" | "max_tokens" | "stop_sequence" | "tool_use" | "pause_turn" | "refusal" | null;
+        AnthropicStopReason: "end_turn" | "max_tokens" | "stop_sequence" | "tool_use" | "pause_turn" | "refusal" | "model_context_window_exceeded" | null;
+        /**
+         * Output tokens details
+         * @description A breakdown of the output tokens; `output_tokens` stays the whole count.
+         */
+        AnthropicOutputTokensDetails: {
+            /** @description The output tokens the model spent thinking (at most `output_tokens`). */
+            thinking_tokens: number;
+        } | null;
         /**
          * Usage
          * @description Token counts. `input_tokens` is counted as `prompt_tokens` is on the chat endpoint for the same
          *     conversation, and is exactly what `/v1/messages/count_tokens` answers. The gateway caches no prompt: the
-         *     cache counts are 0.
+         *     cache counts are 0. `output_tokens` counts thinking too; `output_tokens_details.thinking_tokens` says how
+         *     many of them were thinking (decision D34).
          */
         AnthropicUsage: {
             input_tokens: number;
             output_tokens: number;
             cache_creation_input_tokens?: number | null;
             cache_read_input_tokens?: number | null;
+            output_tokens_details?: components["schemas"]["AnthropicOutputTokensDetails"];
         };
         /**
          * Message
@@ -335,8 +523,9 @@ export interface components {
         /**
          * @description One event of a streamed answer, sent as `event: <type>` and `data: <JSON>`. The grammar: `message_start`
          *     (the message with empty `content`, `stop_reason` null and the input usage), `ping`, then for each block
-         *     `content_block_start`, `content_block_delta`… (`text_delta`, or `input_json_delta` whose `partial_json`
-         *     pieces concatenate to the block's `input` as JSON), `content_block_stop`; then `message_delta`
+         *     `content_block_start`, `content_block_delta`… (`text_delta`; `input_json_delta` whose `partial_json`
+         *     pieces concatenate to the block's `input` as JSON; for a `thinking` block, `thinking_delta`s, then one
+         *     `signature_delta` just before its stop), `content_block_stop`; then `message_delta`
          *     (`stop_reason`, `stop_sequence`, the output usage) and `message_stop`. A failure after the stream has begun
          *     is an `error` event. The text deltas concatenate to exactly the non-streamed answer's text.
          */
@@ -364,6 +553,14 @@ export interface components {
                 /** @constant */
                 type: "input_json_delta";
                 partial_json: string;
+            } | {
+                /** @constant */
+                type: "thinking_delta";
+                thinking: string;
+            } | {
+                /** @constant */
+                type: "signature_delta";
+                signature: string;
             };
         } | {
             /** @constant */
@@ -378,6 +575,7 @@ export interface components {
             };
             usage: {
                 output_tokens: number;
+                output_tokens_details?: components["schemas"]["AnthropicOutputTokensDetails"];
             };
         } | {
             /** @constant */
@@ -392,8 +590,9 @@ export interface components {
         AnthropicEventStream: string;
         /**
          * Count tokens request
-         * @description The fields of a Messages request that make its input (others, such as `max_tokens` or `stream`, are
-         *     accepted and ignored). The answer is the `input_tokens` the same request is billed on `/v1/messages`.
+         * @description The body parameters of Anthropic's token counting: the fields of a Messages request that make its input.
+         *     The answer is the `input_tokens` the same request is billed on `/v1/messages`. A parameter this
+         *     description does not name (`max_tokens`, `stream`… are not count_tokens parameters): decision D33.
          */
         AnthropicCountTokensRequest: {
             /** @example claude-haiku-4-5 */
@@ -402,6 +601,14 @@ export interface components {
             system?: components["schemas"]["AnthropicSystem"];
             tools?: components["schemas"]["AnthropicTools"];
             tool_choice?: components["schemas"]["AnthropicToolChoice"];
+            thinking?: components["schemas"]["AnthropicThinkingConfig"];
+            output_config?: components["schemas"]["AnthropicOutputConfig"];
+            cache_control?: components["schemas"]["AnthropicCacheControl"];
+            /**
+             * @description The inference speed mode (`standard` or `fast`). Accepted and not read.
+             * @enum {string|null}
+             */
+            speed?: "standard" | "fast" | null;
         };
         /** Token count */
         AnthropicTokenCount: {

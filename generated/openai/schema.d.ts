@@ -224,7 +224,18 @@ export interface components {
          */
         Temperature: number | null;
         /**
-         * @description Reference decision: with the same request and `seed`, the reference implementation gives the same answer at any temperature. Other implementations may ignore it.
+         * @description Nucleus sampling: the model considers the tokens with `top_p` probability mass (0.1: only the tokens making
+         *     up the top 10%). OpenAI recommends altering this or `temperature`, not both. Accepted within its bounds;
+         *     the reference's answers do not depend on it (decision D34).
+         * @default 1
+         * @example 1
+         */
+        TopP: number | null;
+        /**
+         * @description OpenAI: the system makes a best effort to sample deterministically, so that repeated requests with the same
+         *     `seed` and parameters return the same result (a beta, deprecated by OpenAI). Reference decision: with the
+         *     same request and `seed`, the reference implementation gives the same answer at any temperature. Other
+         *     implementations may ignore it.
          * @example 42
          */
         Seed: number | null;
@@ -306,8 +317,80 @@ export interface components {
             };
         };
         /**
-         * @description The OpenAI Chat Completions request. Fields not listed here are accepted and ignored, so that
-         *     OpenAI-compatible clients can send what they usually send.
+         * @description Constrains effort on reasoning for reasoning models: `none`, `minimal`, `low`, `medium`, `high`, `xhigh`
+         *     or `max`. Less effort gives faster answers and fewer reasoning tokens (OpenAI's reasoning models default to
+         *     `medium`). The reference reasons only when asked: absent or `none`, not at all; otherwise a deterministic
+         *     plan of the answer of one step at `minimal` and `low`, two at `medium`, three at `high`, four at `xhigh`,
+         *     five at `max`, counted as reasoning tokens (decision D34).
+         * @example low
+         * @enum {string|null}
+         */
+        ReasoningEffort: "none" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max" | null;
+        /**
+         * @description Constrains the verbosity of the answer: `low`, `medium` (the default) or `high`. Accepted; the reference's
+         *     answers do not depend on it (decision D34).
+         * @default medium
+         * @enum {string|null}
+         */
+        Verbosity: "low" | "medium" | "high" | null;
+        /**
+         * @description A stable identifier of the end user, at most 64 characters (a hash of their username or email), used by
+         *     OpenAI to detect users violating its usage policies. Accepted and not read by the reference (decision D34).
+         * @example safety-identifier-1234
+         */
+        SafetyIdentifier: string | null;
+        /**
+         * @description Up to 16 key-value pairs attached to the object: keys of at most 64 characters, values strings of at most
+         *     512 (OpenAI's `metadata`).
+         * @example {
+         *       "project": "lighthouse"
+         *     }
+         */
+        Metadata: {
+            [key: string]: string;
+        } | null;
+        /**
+         * @deprecated
+         * @description Deprecated in favour of `prompt_cache_options.ttl`: how long cached prompt prefixes are kept, `in_memory` or
+         *     `24h`. Accepted; the gateway caches no prompt (decision D34).
+         * @enum {string|null}
+         */
+        PromptCacheRetention: "in_memory" | "24h" | null;
+        /**
+         * @description OpenAI's prompt caching options: `ttl`, the least lifetime of the cache breakpoints the request writes
+         *     (`30m`, the only value), and `mode`, `implicit` (OpenAI adds one breakpoint itself; the default) or
+         *     `explicit`. Accepted; the gateway caches no prompt, so `cached_tokens` is 0 (decision D34).
+         */
+        PromptCacheOptions: {
+            /** @enum {string} */
+            ttl?: "30m";
+            /** @enum {string} */
+            mode?: "implicit" | "explicit";
+        };
+        /** @description How one side is moderated: `score` (score it) or `block` (refuse what is flagged). */
+        ModerationPolicy: {
+            /** @enum {string} */
+            mode: "score" | "block";
+        } | null;
+        /**
+         * @description Moderation of the request's input and of the answer, with a moderation `model` and a `policy` per side
+         *     (`mode` `score` or `block`). The reference does not moderate: a request that asks for it (not null) answers
+         *     400 naming `moderation` (decision D34).
+         */
+        Moderation: {
+            /** @description The moderation model, such as `omni-moderation-latest`. */
+            model: string;
+            policy?: {
+                input?: components["schemas"]["ModerationPolicy"];
+                output?: components["schemas"]["ModerationPolicy"];
+            } | null;
+        } | null;
+        /**
+         * @description The OpenAI Chat Completions request, every parameter OpenAI's API reference lists, with OpenAI's bounds.
+         *     What the reference does with each (honoured, accepted, or refused by name because it cannot honour it) is
+         *     decision D34; a parameter out of its bounds answers 400 naming it. A parameter this description does not
+         *     name: decision D33 (the reference refuses it, as OpenAI does; another implementation may accept and ignore
+         *     it).
          *
          *     Size limits (decision D22): at most 4,096 messages and 128 tools, and 4,194,304 characters of text in all
          *     (the messages' text, tool names and descriptions, and the tools' `parameters` as JSON). Each tool's
@@ -330,81 +413,200 @@ export interface components {
             stream_options?: {
                 /** @description When true, one more chunk before `data: [DONE]` carries `usage` and an empty `choices` array. */
                 include_usage?: boolean;
+                /**
+                 * @description OpenAI adds random characters in an `obfuscation` field of streamed deltas (a side-channel
+                 *     mitigation) unless this is false. Accepted; the reference never adds the field (decision D34).
+                 */
+                include_obfuscation?: boolean;
             } | null;
+            /**
+             * @deprecated
+             * @description Maximum number of tokens to generate; when reached, generation stops with `finish_reason` `length`.
+             *     Deprecated by OpenAI in favour of `max_completion_tokens`.
+             */
             max_tokens?: components["schemas"]["MaxTokens"];
-            /** @description Newer OpenAI name for `max_tokens`; when both are given, the smaller applies. */
+            /**
+             * @description An upper bound for the tokens generated, visible and reasoning tokens together (OpenAI's newer name for
+             *     `max_tokens`); when both are given, the smaller applies.
+             */
             max_completion_tokens?: components["schemas"]["MaxTokens"];
+            /**
+             * @description How many choices to generate for the conversation, each with its `index`; usage counts the tokens of
+             *     all of them. The reference answers `n` distinct, deterministic choices (decision D34).
+             * @default 1
+             * @example 1
+             */
+            n?: number | null;
+            /**
+             * @description Up to 4 sequences where generation stops; the returned text does not contain the stop sequence, and
+             *     `finish_reason` is `stop`. The reference cuts each choice just before the first sequence it would hold
+             *     (decision D34).
+             * @example [
+             *       "\n\n"
+             *     ]
+             */
+            stop?: (string | null) | string[];
             temperature?: components["schemas"]["Temperature"];
+            top_p?: components["schemas"]["TopP"];
+            /**
+             * @description Between -2.0 and 2.0. Positive values penalize new tokens based on whether they appear in the text so
+             *     far, making new topics likelier. Accepted within its bounds; the reference's answers do not depend on it
+             *     (decision D34).
+             * @default 0
+             */
+            presence_penalty?: number | null;
+            /**
+             * @description Between -2.0 and 2.0. Positive values penalize new tokens based on how often they appear in the text so
+             *     far, making verbatim repetition less likely. Accepted within its bounds; the reference's answers do not
+             *     depend on it (decision D34).
+             * @default 0
+             */
+            frequency_penalty?: number | null;
+            /**
+             * @description Maps token ids (of the model's tokenizer, as strings) to a bias from -100 to 100 added to their logits
+             *     before sampling: -100 all but bans a token, 100 all but forces it. Accepted within its bounds; the
+             *     reference's answers do not depend on it (decision D34).
+             * @example {
+             *       "50256": -100
+             *     }
+             */
+            logit_bias?: {
+                [key: string]: number;
+            } | null;
+            /**
+             * @description Whether to return the log probabilities of the output tokens: each choice's `logprobs.content` then
+             *     holds one entry per token of its `message.content` (see `TokenLogprob`; how the reference makes them:
+             *     decision D34).
+             * @default false
+             */
+            logprobs?: boolean | null;
+            /**
+             * @description Between 0 and 20: how many of the most likely tokens to return at each position, each with its log
+             *     probability (there may be fewer). `logprobs` must be `true` when this is given (400 naming
+             *     `top_logprobs` otherwise).
+             */
+            top_logprobs?: number | null;
             seed?: components["schemas"]["Seed"];
             /** @description Tools the model may call; only functions are supported. */
             tools?: components["schemas"]["FunctionTool"][] & unknown;
             tool_choice?: components["schemas"]["ToolChoice"];
-            response_format?: components["schemas"]["ChatResponseFormat"];
             /**
              * @description Whether the model may call several tools in one answer.
              * @default true
              */
             parallel_tool_calls?: boolean | null;
+            response_format?: components["schemas"]["ChatResponseFormat"];
+            reasoning_effort?: components["schemas"]["ReasoningEffort"];
+            verbosity?: components["schemas"]["Verbosity"];
+            /**
+             * @deprecated
+             * @description A stable identifier of the end user; OpenAI replaces it with `safety_identifier` and `prompt_cache_key`.
+             *     Accepted and not read by the reference (decision D34).
+             * @example user-1234
+             */
+            user?: string;
+            safety_identifier?: components["schemas"]["SafetyIdentifier"];
+            /**
+             * @description Up to 16 key-value pairs (keys of at most 64 characters, values of at most 512) stored with the
+             *     completion when `store` is true. Accepted and not read by the reference (decision D34).
+             */
+            metadata?: components["schemas"]["Metadata"];
+            /**
+             * @description Whether OpenAI stores the completion for its distillation and evals products. Accepted; the gateway keeps
+             *     no chat completion (decision D34).
+             * @default false
+             */
+            store?: boolean | null;
+            /**
+             * @description The processing tier: `auto` (the project's setting; the default), `default`, `flex`, `scale`, `priority`,
+             *     or `fast`. Accepted; the reference has one tier (decision D34).
+             * @default auto
+             * @enum {string|null}
+             */
+            service_tier?: "auto" | "default" | "flex" | "scale" | "priority" | "fast" | null;
+            /** @description Used by OpenAI to bucket similar requests for its prompt cache (it replaces `user` there). Accepted; the gateway caches no prompt (decision D34). */
+            prompt_cache_key?: string | null;
+            prompt_cache_retention?: components["schemas"]["PromptCacheRetention"];
+            prompt_cache_options?: components["schemas"]["PromptCacheOptions"];
+            /**
+             * @description The output types wanted: `["text"]` (the default) or, on OpenAI's audio models, `["text", "audio"]`.
+             *     The reference answers in text only: a list holding `audio` answers 400 naming `modalities` (decision D34).
+             */
+            modalities?: ("text" | "audio")[] | null;
+            /**
+             * @description The voice and format of audio output, required with `modalities: ["audio"]`. The reference makes no
+             *     audio: a request with `audio` (not null) answers 400 naming `audio` (decision D34).
+             */
+            audio?: {
+                /** @description A built-in voice (`alloy`, `ash`, `ballad`, `coral`, `echo`, `fable`, `nova`, `onyx`, `sage`, `shimmer`, `marin`, `cedar`…) or a custom voice `{"id"}`. */
+                voice: string | {
+                    id: string;
+                };
+                /** @enum {string} */
+                format: "wav" | "aac" | "mp3" | "flac" | "opus" | "pcm16";
+            } | null;
+            /**
+             * @description A Predicted Output: content known ahead (a file being regenerated with small changes) that speeds up
+             *     the answer. The reference cannot use one: a request with `prediction` (not null) answers 400 naming
+             *     `prediction` (decision D34).
+             */
+            prediction?: {
+                /** @constant */
+                type: "content";
+                content: string | components["schemas"]["TextContentPart"][];
+            } | null;
+            /**
+             * @description Search the web for the answer (OpenAI's web search tool for chat). The reference cannot search: a
+             *     request with `web_search_options` answers 400 naming it (decision D34).
+             */
+            web_search_options?: {
+                user_location?: {
+                    /** @constant */
+                    type: "approximate";
+                    approximate: {
+                        /** @description Two-letter ISO country code, such as `US`. */
+                        country?: string;
+                        region?: string;
+                        city?: string;
+                        /** @description IANA time zone, such as `America/Los_Angeles`. */
+                        timezone?: string;
+                    };
+                } | null;
+                /**
+                 * @default medium
+                 * @enum {string}
+                 */
+                search_context_size?: "low" | "medium" | "high";
+            };
+            moderation?: components["schemas"]["Moderation"];
+            /**
+             * @deprecated
+             * @description Deprecated by OpenAI in favour of `tools`: functions the model may call. The reference answers 400
+             *     naming `functions` and asking for `tools` instead (decision D34).
+             */
+            functions?: {
+                name: string;
+                description?: string;
+                parameters?: components["schemas"]["ToolParameters"];
+            }[];
+            /**
+             * @deprecated
+             * @description Deprecated by OpenAI in favour of `tool_choice`: `none`, `auto`, or `{"name"}` of a function. The
+             *     reference answers 400 naming `function_call` and asking for `tool_choice` instead (decision D34).
+             */
+            function_call?: ("none" | "auto") | {
+                name: string;
+            };
         };
         /**
          * Chat completion request (OpenAI)
-         * @description The Chat Completions request as OpenAI's API takes it: the fields the gateway's contract describes (and the suite
-         *     checks), and OpenAI's other documented parameters, named here so that a reader (and a client) finds them,
-         *     but not checked further. OpenAI's API answers 400 to a parameter it does not know, but its reference does
-         *     not say so: the suite leaves fields it does not know unchecked.
+         * @description The Chat Completions request as OpenAI's API takes it. Every parameter of OpenAI's API reference is
+         *     described by the gateway contract's schema, with OpenAI's bounds, so the two descriptions state one schema:
+         *     a value out of its bounds answers 400 naming it, with `param` set (rule `parameter-bounds`). OpenAI's API
+         *     also refuses a parameter it does not know (`Unrecognized request argument supplied: <name>`, rule
+         *     `unknown-parameter`); this schema stays open until the reference refuses them too.
          */
-        OpenAIChatCompletionRequest: {
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            audio?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            frequency_penalty?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            function_call?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            functions?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            logit_bias?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            logprobs?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            metadata?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            modalities?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            moderation?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            n?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            prediction?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            presence_penalty?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            prompt_cache_key?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            prompt_cache_options?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            prompt_cache_retention?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            reasoning_effort?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            safety_identifier?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            service_tier?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            stop?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            store?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            top_logprobs?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            top_p?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            user?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            verbosity?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            web_search_options?: unknown;
-        } & components["schemas"]["ChatCompletionRequest"];
+        OpenAIChatCompletionRequest: components["schemas"]["ChatCompletionRequest"];
         /** @description The model's answer. `content` is `null` when the answer is only `tool_calls`. */
         ChatCompletionMessage: {
             /** @constant */
@@ -421,7 +623,76 @@ export interface components {
          */
         FinishReason: "stop" | "length" | "tool_calls" | "content_filter";
         /**
-         * @description Token counts of one request.
+         * Token log probability
+         * @description One token of the answer with its log probability (OpenAI's `ChatCompletionTokenLogprob`, and the Responses
+         *     API's `LogProb`): `token` its text (a token that holds only part of a UTF-8 character is written
+         *     `bytes:\xNN…`, its bytes), `bytes` its UTF-8 bytes (their concatenation over the answer's tokens is the
+         *     answer's text), `logprob` its log probability (at most 0; `-9999.0` when it is not among the 20 most
+         *     likely), `top_logprobs` the most likely tokens at that position, most likely first (at most the
+         *     `top_logprobs` asked for). How the reference makes them: decision D34.
+         * @example {
+         *       "token": " Paris",
+         *       "logprob": -0.0021,
+         *       "bytes": [
+         *         32,
+         *         80,
+         *         97,
+         *         114,
+         *         105,
+         *         115
+         *       ],
+         *       "top_logprobs": [
+         *         {
+         *           "token": " Paris",
+         *           "logprob": -0.0021,
+         *           "bytes": [
+         *             32,
+         *             80,
+         *             97,
+         *             114,
+         *             105,
+         *             115
+         *           ]
+         *         },
+         *         {
+         *           "token": " the",
+         *           "logprob": -6.4,
+         *           "bytes": [
+         *             32,
+         *             116,
+         *             104,
+         *             101
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        TokenLogprob: {
+            token: string;
+            logprob: number;
+            bytes: number[] | null;
+            top_logprobs: {
+                token: string;
+                logprob: number;
+                bytes: number[] | null;
+            }[];
+        };
+        /**
+         * Log probabilities of a choice
+         * @description With `logprobs: true`, the log probabilities of the choice's tokens: `content` one entry per token of
+         *     `message.content`, in order (null when the choice has no content: tool calls only), `refusal` the same for a
+         *     refusal (null without one). In a stream, each chunk carries the entries of the tokens its delta adds. Null
+         *     when `logprobs` was not asked for.
+         */
+        ChatChoiceLogprobs: {
+            content: components["schemas"]["TokenLogprob"][] | null;
+            refusal: components["schemas"]["TokenLogprob"][] | null;
+        } | null;
+        /**
+         * @description Token counts of one request. With `n` above 1, `completion_tokens` counts the tokens of every choice. The
+         *     details break the counts down as OpenAI does: `completion_tokens_details.reasoning_tokens` are the
+         *     reasoning tokens (with `reasoning_effort`, decision D34), counted in `completion_tokens`;
+         *     `prompt_tokens_details.cached_tokens` is 0 (the gateway caches no prompt).
          * @example {
          *       "prompt_tokens": 24,
          *       "completion_tokens": 9,
@@ -431,10 +702,28 @@ export interface components {
         Usage: {
             /** @description Tokens in the prompt (all messages). */
             prompt_tokens: number;
-            /** @description Tokens generated. */
+            /** @description Tokens generated, reasoning tokens included. */
             completion_tokens: number;
             /** @description `prompt_tokens + completion_tokens`. */
             total_tokens: number;
+            /** @description A breakdown of the prompt tokens. */
+            prompt_tokens_details?: {
+                /** @description Prompt tokens read from the cache. */
+                cached_tokens?: number;
+                /** @description Audio input tokens. */
+                audio_tokens?: number;
+            };
+            /** @description A breakdown of the generated tokens. */
+            completion_tokens_details?: {
+                /** @description Tokens the model generated for reasoning (not returned as text). */
+                reasoning_tokens?: number;
+                /** @description Audio output tokens. */
+                audio_tokens?: number;
+                /** @description With a Predicted Output, the prediction's tokens that appeared in the answer. */
+                accepted_prediction_tokens?: number;
+                /** @description With a Predicted Output, the prediction's tokens that did not (still counted as generated). */
+                rejected_prediction_tokens?: number;
+            };
         };
         /** @description A non-streamed chat completion. */
         ChatCompletion: {
@@ -455,25 +744,29 @@ export interface components {
              * @example gpt-4o-mini
              */
             model: string;
+            /** @description The choices, `n` of them (one by default), each with its `index` from 0, in order. */
             choices: {
                 index: number;
                 message: components["schemas"]["ChatCompletionMessage"];
                 finish_reason: components["schemas"]["FinishReason"];
-                /** @description Always `null`; log probabilities are not offered. */
-                logprobs?: null;
+                logprobs?: components["schemas"]["ChatChoiceLogprobs"];
             }[];
             usage: components["schemas"]["Usage"];
             system_fingerprint?: string | null;
+            /** @description The processing tier that served the request, when `service_tier` was asked for. */
+            service_tier?: string | null;
         };
         /**
          * chat.completion.chunk
          * @description One server-sent event of a streamed chat completion (the JSON after `data: `).
          *
-         *     Framing: every event is `data: <chunk>` followed by a blank line. The first chunk's delta carries
-         *     `role: assistant`; the following ones carry `content` (or `tool_calls` pieces, whose `arguments` strings
-         *     concatenate). The last content chunk has a non-null `finish_reason`. With `stream_options.include_usage`,
-         *     one more chunk follows with an empty `choices` array and `usage`. The stream ends with `data: [DONE]`.
-         *     All chunks of one stream share `id`, `created` and `model`.
+         *     Framing: every event is `data: <chunk>` followed by a blank line. Each chunk carries one choice, named by
+         *     its `index`; with `n` above 1 the choices' chunks come interleaved. A choice's first chunk's delta carries
+         *     `role: assistant`; its following ones carry `content` (or `tool_calls` pieces, whose `arguments` strings
+         *     concatenate) and, with `logprobs`, the log probabilities of the tokens they add. A choice's last chunk has
+         *     a non-null `finish_reason`. With `stream_options.include_usage`, one more chunk follows with an empty
+         *     `choices` array and `usage` (of all the choices). The stream ends with `data: [DONE]`. All chunks of one
+         *     stream share `id`, `created` and `model`.
          */
         ChatCompletionChunk: {
             /** @example chatcmpl-3b9e7a1c5d2f4e8a9b0c6d1e */
@@ -502,11 +795,14 @@ export interface components {
                     }[];
                 };
                 finish_reason: components["schemas"]["FinishReason"] | null;
-                logprobs?: null;
+                logprobs?: components["schemas"]["ChatChoiceLogprobs"];
             }[];
             /** @description Only on the extra usage chunk of `stream_options.include_usage`; absent or `null` otherwise. */
             usage?: components["schemas"]["Usage"] | null;
             system_fingerprint?: string | null;
+            service_tier?: string | null;
+            /** @description Random characters OpenAI adds to normalize the size of chunks (unless `stream_options.include_obfuscation` is false); never sent by the reference. */
+            obfuscation?: string;
         };
         /**
          * @description Every error answer of the gateway: one field, `error`, a message a person can act on.
@@ -592,6 +888,13 @@ export interface components {
         ResponseInputMessage: {
             /** @constant */
             type?: "message";
+            /** @description The id of an output message sent back as input (`msg_…`); not read. */
+            id?: string;
+            /**
+             * @description The status of an output message sent back as input; not read.
+             * @enum {string}
+             */
+            status?: "in_progress" | "completed" | "incomplete";
             /** @enum {string} */
             role: "user" | "assistant" | "system" | "developer";
             content: string | components["schemas"]["ResponseContentPart"][];
@@ -620,9 +923,13 @@ export interface components {
         ResponseFunctionCallOutputItem: {
             /** @constant */
             type: "function_call_output";
+            /** @description The item's own id, when it was read back from a response; not read. */
+            id?: string;
             call_id: string;
             /** @description The result, as text or as parts. */
             output: string | components["schemas"]["ResponseContentPart"][];
+            /** @enum {string} */
+            status?: "in_progress" | "completed" | "incomplete";
         };
         /**
          * @description One input item: a message (`role` `user`, `assistant`, `system` or `developer`; with or without `type:
@@ -676,10 +983,11 @@ export interface components {
         };
         /**
          * Response request
-         * @description OpenAI's Responses request (decision D29). Fields and tool types the reference does not act on
-         *     (`reasoning`, `include`, `prompt_cache_key`, `client_metadata`, `truncation`, `service_tier`, tools of
-         *     types other than `function`…) are accepted and ignored, so that Codex CLI and OpenAI's SDKs send what they
-         *     usually send. The size limits of decision D22 apply as on chat completions.
+         * @description OpenAI's Responses request (decision D29): every parameter OpenAI's API reference lists, with OpenAI's
+         *     bounds, and `client_metadata`, which Codex CLI sends. What the reference does with each (honoured, accepted,
+         *     or refused by name because it cannot honour it) is decision D34; tool types other than `function` are
+         *     accepted and ignored. A parameter this description does not name: decision D33. The size limits of
+         *     decision D22 apply as on chat completions.
          */
         ResponseRequest: {
             /**
@@ -693,72 +1001,165 @@ export interface components {
             instructions?: string | null;
             /** @description Continue the conversation of a stored response of this key (its input and output come first). */
             previous_response_id?: string | null;
-            /** @description The most tokens to generate; when reached, `status` is `incomplete` with `incomplete_details.reason` `max_output_tokens`. */
+            /**
+             * @description An upper bound for the tokens generated, visible and reasoning tokens together; when reached, `status` is
+             *     `incomplete` with `incomplete_details.reason` `max_output_tokens`. OpenAI's API refuses values below 16;
+             *     the gateway takes any positive bound (decision D34), and so does this description for now.
+             */
             max_output_tokens?: number | null;
             temperature?: components["schemas"]["Temperature"];
-            /** @description Accepted; the reference's answers do not depend on it. */
-            top_p?: number | null;
+            top_p?: components["schemas"]["TopP"];
+            /**
+             * @description Between 0 and 20: how many of the most likely tokens to return at each position of the output text,
+             *     each with its log probability, with `include: ["message.output_text.logprobs"]` (see `TokenLogprob`;
+             *     decision D34).
+             */
+            top_logprobs?: number | null;
             /**
              * @description When true, the answer arrives as server-sent events (see `ResponseStreamEvent`).
              * @default false
              */
             stream?: boolean | null;
+            /** @description Options for a streamed answer; only with `stream`. */
+            stream_options?: {
+                /**
+                 * @description OpenAI adds random characters in an `obfuscation` field of delta events (a side-channel mitigation)
+                 *     unless this is false. Accepted; the reference never adds the field (decision D34).
+                 */
+                include_obfuscation?: boolean;
+            } | null;
             /**
              * @description Keep the response, for `GET /v1/responses/{id}` and `previous_response_id` (decision D29). `false` keeps nothing.
              * @default true
              */
             store?: boolean | null;
+            /**
+             * @description Run the response in the background, to be polled. The reference answers every request as it comes:
+             *     `background: true` answers 400 naming `background` (decision D34).
+             * @default false
+             */
+            background?: boolean | null;
+            /**
+             * @description A conversation (OpenAI's Conversations API) whose items come before the input, and which the response's
+             *     items are added to. The gateway has no conversations: a request naming one answers 400 naming
+             *     `conversation` (decision D34); use `previous_response_id`.
+             */
+            conversation?: (string | null) | {
+                /** @example conv_123 */
+                id: string;
+            };
+            /**
+             * @description Context management entries; OpenAI supports `compaction`, triggered at `compact_threshold` input tokens
+             *     (at least 1,000). Accepted; the reference's models have no context window to keep within, so it never
+             *     compacts (decision D34).
+             */
+            context_management?: {
+                /** @example compaction */
+                type: string;
+                compact_threshold?: number | null;
+            }[] | null;
+            /**
+             * @description Additional output data to include: `message.output_text.logprobs` (with `top_logprobs`) and
+             *     `reasoning.encrypted_content` are honoured by the reference; the others concern tools and inputs the
+             *     gateway does not offer, and add nothing (decision D34).
+             */
+            include?: ("file_search_call.results" | "web_search_call.results" | "web_search_call.action.sources" | "message.input_image.image_url" | "computer_call_output.output.image_url" | "code_interpreter_call.outputs" | "reasoning.encrypted_content" | "message.output_text.logprobs")[] | null;
+            /**
+             * @description Configuration for reasoning models: `effort`, and `summary` (`auto`, `concise` or `detailed`) to have a
+             *     summary of the reasoning in a `reasoning` output item. The reference reasons as `reasoning_effort` says
+             *     on chat, and puts the plan in the item's summary when one is asked for (decision D34).
+             */
+            reasoning?: {
+                effort?: components["schemas"]["ReasoningEffort"];
+                /** @enum {string|null} */
+                summary?: "auto" | "concise" | "detailed" | null;
+                /**
+                 * @deprecated
+                 * @description Deprecated by OpenAI in favour of `summary`.
+                 * @enum {string|null}
+                 */
+                generate_summary?: "auto" | "concise" | "detailed" | null;
+                /** @description The reasoning execution mode, such as `standard` or `pro`. Accepted and not read by the reference. */
+                mode?: string | null;
+                /**
+                 * @description Which reasoning items are given back to the model on later turns. Accepted and not read by the reference.
+                 * @enum {string|null}
+                 */
+                context?: "auto" | "current_turn" | "all_turns" | null;
+            } | null;
             /** @description Tools the model may call. Function tools are acted on; other types are accepted and ignored. */
             tools?: components["schemas"]["ResponseTool"][] & unknown;
             tool_choice?: components["schemas"]["ResponseToolChoice"];
             /** @default true */
             parallel_tool_calls?: boolean | null;
+            /** @description The most calls to built-in tools one response may make. Accepted; the gateway has no built-in tools (decision D34). */
+            max_tool_calls?: number | null;
             /** @description How the output text is formatted. */
             text?: {
                 format?: components["schemas"]["ResponseTextFormat"];
+                verbosity?: components["schemas"]["Verbosity"];
             } | null;
-            /** @description Up to 16 string pairs, returned with the response. */
-            metadata?: {
+            /**
+             * @deprecated
+             * @description `auto` drops items from the start of a conversation too long for the model's context window; `disabled`
+             *     (the default) refuses it. Accepted; the reference's models have no context window (decision D34).
+             * @default disabled
+             * @enum {string|null}
+             */
+            truncation?: "auto" | "disabled" | null;
+            /**
+             * @description A prompt template of OpenAI's dashboard (`id`, `version`) and the values of its `variables`. The gateway
+             *     has no prompt templates: a request with `prompt` (not null) answers 400 naming `prompt` (decision D34).
+             */
+            prompt?: {
+                id: string;
+                version?: string | null;
+                variables?: {
+                    [key: string]: string | {
+                        /** @enum {string} */
+                        type: "input_text" | "input_image" | "input_file";
+                    };
+                } | null;
+            } | null;
+            moderation?: components["schemas"]["Moderation"];
+            /** @description Up to 16 string pairs (keys of at most 64 characters, values of at most 512), returned with the response. */
+            metadata?: components["schemas"]["Metadata"];
+            /**
+             * @deprecated
+             * @description A stable identifier of the end user; OpenAI replaces it with `safety_identifier` and `prompt_cache_key`.
+             *     Accepted and not read by the reference (decision D34).
+             */
+            user?: string;
+            safety_identifier?: components["schemas"]["SafetyIdentifier"];
+            /**
+             * @description The processing tier: `auto` (the project's setting; the default), `default`, `flex`, `scale`, `priority`,
+             *     `fast` or `ultrafast`. Accepted; the reference has one tier (decision D34).
+             * @default auto
+             * @enum {string|null}
+             */
+            service_tier?: "auto" | "default" | "flex" | "scale" | "priority" | "fast" | "ultrafast" | null;
+            /** @description Used by OpenAI to bucket similar requests for its prompt cache. Accepted; the gateway caches no prompt (decision D34). */
+            prompt_cache_key?: string | null;
+            prompt_cache_retention?: components["schemas"]["PromptCacheRetention"];
+            prompt_cache_options?: components["schemas"]["PromptCacheOptions"];
+            /**
+             * @description Not in OpenAI's API reference: string pairs Codex CLI sends with every request (its installation,
+             *     session and thread ids), which OpenAI's API takes. Accepted and not read by the reference.
+             */
+            client_metadata?: {
                 [key: string]: string;
             } | null;
         };
         /**
          * Response request (OpenAI)
-         * @description The Responses request as OpenAI's API takes it: the fields the gateway's contract describes (and the suite
-         *     checks), and OpenAI's other documented parameters, named here so that a reader (and a client) finds them,
-         *     but not checked further. OpenAI's API answers 400 to a parameter it does not know, but its reference does
-         *     not say so: the suite leaves fields it does not know unchecked.
+         * @description The Responses request as OpenAI's API takes it. Every parameter of OpenAI's API reference is described by
+         *     the gateway contract's schema, with OpenAI's bounds (but for `max_output_tokens`, whose minimum of 16 is
+         *     not stated yet), so the two descriptions state one schema: a value out of its bounds answers 400 naming it,
+         *     with `param` set (rule `parameter-bounds`). OpenAI's API also refuses a parameter it does not know
+         *     (`Unknown parameter: '<name>'.`, `param` the name, `code` `unknown_parameter`; rule `unknown-parameter`);
+         *     this schema stays open until the reference refuses them too.
          */
-        OpenAIResponseRequest: {
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            background?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            conversation?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            include?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            max_tool_calls?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            prompt?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            prompt_cache_key?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            prompt_cache_retention?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            reasoning?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            safety_identifier?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            service_tier?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            stream_options?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            top_logprobs?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            truncation?: unknown;
-            /** @description An OpenAI parameter; accepted, not checked further. */
-            user?: unknown;
-        } & components["schemas"]["ResponseRequest"];
+        OpenAIResponseRequest: components["schemas"]["ResponseRequest"];
         /** output_text */
         ResponseOutputText: {
             /** @constant */
@@ -766,8 +1167,48 @@ export interface components {
             text: string;
             /** @description Always empty in the reference. */
             annotations: unknown[];
+            /** @description With `include` `message.output_text.logprobs`, one entry per token of `text` (see `TokenLogprob`). */
+            logprobs?: components["schemas"]["TokenLogprob"][];
         };
-        /** @description An item of the output. */
+        /**
+         * reasoning
+         * @description The model's reasoning, before the message it leads to: `summary` holds summary parts (`summary_text`) when
+         *     `reasoning.summary` asked for one (empty otherwise), `encrypted_content` the reasoning in an opaque form
+         *     when `include` asked for `reasoning.encrypted_content` (to send the item back as input with `store`
+         *     false). The reference's reasoning is a deterministic plan of the answer (decision D34).
+         * @example {
+         *       "type": "reasoning",
+         *       "id": "rs_6a5b4c3d2e1f0a9b8c7d6e5f",
+         *       "summary": [
+         *         {
+         *           "type": "summary_text",
+         *           "text": "The user asks for the capital of France. I will name it and add one fact about it."
+         *         }
+         *       ],
+         *       "status": "completed"
+         *     }
+         */
+        ResponseReasoningItem: {
+            /** @constant */
+            type: "reasoning";
+            /** @description `rs_` and 24 hexadecimal digits in the reference. */
+            id: string;
+            summary: {
+                /** @constant */
+                type: "summary_text";
+                text: string;
+            }[];
+            /** @description The reasoning text itself; OpenAI's models do not return it, nor does the reference. */
+            content?: {
+                /** @constant */
+                type: "reasoning_text";
+                text: string;
+            }[];
+            encrypted_content?: string | null;
+            /** @enum {string} */
+            status?: "in_progress" | "completed" | "incomplete";
+        };
+        /** @description An item of the output: a `message`, a `function_call`, or (with `reasoning`) a `reasoning` item before them. */
         ResponseOutputItem: {
             /** @constant */
             type: "message";
@@ -778,16 +1219,19 @@ export interface components {
             /** @constant */
             role: "assistant";
             content: components["schemas"]["ResponseOutputText"][];
-        } | components["schemas"]["ResponseFunctionCallItem"];
+        } | components["schemas"]["ResponseFunctionCallItem"] | components["schemas"]["ResponseReasoningItem"];
         /**
          * Usage
          * @description Token counts. `input_tokens` is counted as `prompt_tokens` is on the chat endpoint for the same
-         *     conversation; nothing is cached and nothing is reasoned, so those details are 0.
+         *     conversation; nothing is cached, so `cached_tokens` is 0. `output_tokens_details.reasoning_tokens` are the
+         *     reasoning tokens (with `reasoning`, decision D34), counted in `output_tokens`.
          */
         ResponseUsage: {
             input_tokens: number;
             input_tokens_details: {
                 cached_tokens: number;
+                /** @description Input tokens written to the cache. */
+                cache_write_tokens?: number;
             };
             output_tokens: number;
             output_tokens_details: {
@@ -798,9 +1242,9 @@ export interface components {
         };
         /**
          * Response
-         * @description A response: its `output` items (a `message` with `output_text`, and/or `function_call`s), `status`
-         *     (`completed`, or `incomplete` when `max_output_tokens` was reached) and `usage`. Fields of the request
-         *     that shaped it are echoed, as OpenAI does.
+         * @description A response: its `output` items (a `reasoning` item when reasoning was asked for, a `message` with
+         *     `output_text`, and/or `function_call`s), `status` (`completed`, or `incomplete` when `max_output_tokens` was
+         *     reached) and `usage`. Fields of the request that shaped it are echoed, as OpenAI does.
          */
         Response: {
             /**
@@ -836,17 +1280,38 @@ export interface components {
             text?: {
                 format?: components["schemas"]["ResponseTextFormat"];
             };
-            metadata?: {
-                [key: string]: string;
-            };
+            metadata?: components["schemas"]["Metadata"];
+            /** @description The reasoning configuration the response was made with. */
+            reasoning?: {
+                effort?: components["schemas"]["ReasoningEffort"];
+                summary?: string | null;
+            } | null;
+            top_logprobs?: number | null;
+            service_tier?: string | null;
+            truncation?: string | null;
+        };
+        /**
+         * Streamed token log probability
+         * @description A token of a text delta with its log probability and the most likely tokens at its place (OpenAI's `ResponseLogProb`).
+         */
+        ResponseStreamLogprob: {
+            token: string;
+            logprob: number;
+            top_logprobs?: {
+                token?: string;
+                logprob?: number;
+            }[];
         };
         /**
          * @description One event of a streamed response, sent as `event: <type>` and `data: <JSON>`; every event carries a
          *     `sequence_number` one above the previous one's. The grammar: `response.created`, `response.in_progress`,
          *     then for each output item `response.output_item.added`; for a message `response.content_part.added`,
          *     `response.output_text.delta`…, `response.output_text.done`, `response.content_part.done`; for a function
-         *     call `response.function_call_arguments.delta`…, `response.function_call_arguments.done`; then
-         *     `response.output_item.done`; finally `response.completed` (or `response.incomplete`) with the whole
+         *     call `response.function_call_arguments.delta`…, `response.function_call_arguments.done`; for a reasoning
+         *     item (first, with `reasoning`) and each part of its summary `response.reasoning_summary_part.added`,
+         *     `response.reasoning_summary_text.delta`…, `response.reasoning_summary_text.done`,
+         *     `response.reasoning_summary_part.done` (paired by `summary_index`); then `response.output_item.done`;
+         *     finally `response.completed` (or `response.incomplete`) with the whole
          *     response and its usage. The deltas add up exactly to the final response's text and arguments. A failure
          *     after the stream has begun is an `error` event.
          */
@@ -906,7 +1371,8 @@ export interface components {
             output_index: number;
             content_index: number;
             delta: string;
-            logprobs?: unknown[];
+            /** @description With `include` `message.output_text.logprobs`, the log probabilities of the tokens of this delta (of the whole text on `.done`). */
+            logprobs?: components["schemas"]["ResponseStreamLogprob"][];
         } | {
             /** @constant */
             type: "response.output_text.done";
@@ -915,7 +1381,8 @@ export interface components {
             output_index: number;
             content_index: number;
             text: string;
-            logprobs?: unknown[];
+            /** @description With `include` `message.output_text.logprobs`, the log probabilities of the tokens of this delta (of the whole text on `.done`). */
+            logprobs?: components["schemas"]["ResponseStreamLogprob"][];
         } | {
             /** @constant */
             type: "response.function_call_arguments.delta";
@@ -930,6 +1397,46 @@ export interface components {
             item_id: string;
             output_index: number;
             arguments: string;
+        } | {
+            /** @constant */
+            type: "response.reasoning_summary_part.added";
+            sequence_number: number;
+            item_id: string;
+            output_index: number;
+            summary_index: number;
+            part: {
+                /** @constant */
+                type: "summary_text";
+                text: string;
+            };
+        } | {
+            /** @constant */
+            type: "response.reasoning_summary_part.done";
+            sequence_number: number;
+            item_id: string;
+            output_index: number;
+            summary_index: number;
+            part: {
+                /** @constant */
+                type: "summary_text";
+                text: string;
+            };
+        } | {
+            /** @constant */
+            type: "response.reasoning_summary_text.delta";
+            sequence_number: number;
+            item_id: string;
+            output_index: number;
+            summary_index: number;
+            delta: string;
+        } | {
+            /** @constant */
+            type: "response.reasoning_summary_text.done";
+            sequence_number: number;
+            item_id: string;
+            output_index: number;
+            summary_index: number;
+            text: string;
         } | {
             /** @constant */
             type: "error";
@@ -987,7 +1494,13 @@ export interface components {
         };
     };
     responses: {
-        /** @description The request is not valid: a field missing, of the wrong type or out of range, or a body that is not JSON (OpenAI: 400, `BadRequestError` in its SDKs). */
+        /**
+         * @description The request is not valid: a field missing, of the wrong type or out of range, a parameter the API does not
+         *     know or the model cannot honour, or a body that is not JSON (OpenAI: 400, `BadRequestError` in its SDKs).
+         *     `param` names the parameter at fault: out of range, its name and a `code` such as
+         *     `decimal_above_max_value`; unsupported by the model, its name and `unsupported_parameter`; unknown, on
+         *     Responses its name and `unknown_parameter`, on Chat Completions null (the message names it).
+         */
         BadRequest: {
             headers: {
                 [name: string]: unknown;

@@ -3,12 +3,13 @@
  * come from, never a key), that it serves the file's models from their upstream, and that a file it cannot use
  * stops the start with exit code 2, the path and the reason.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/paths.ts';
+import { startGatewayProcess } from '../helpers/gateway-process.ts';
 import { startServer } from '../helpers/server.ts';
 import { call } from '../server/http.ts';
 
@@ -43,19 +44,10 @@ describe('GATEWAY_CATALOGUE', () => {
     const made = await call(upstream.baseUrl, 'POST', '/dashboard/api/keys', { headers: { 'x-admin-token': ADMIN_TOKEN }, body: { name: 'Gateway', tier: 'ultimate' } });
     const UPSTREAM_KEY = (made.body as { key: string }).key;
     const path = catalogueFile('catalogue.json', `${upstream.baseUrl}/v1`);
-    const child = spawn(process.execPath, main, { cwd: root, env: { ...process.env, GATEWAY_CATALOGUE: path, UPSTREAM_KEY }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const gateway = await startGatewayProcess(process.execPath, main, { cwd: root, env: { ...process.env, GATEWAY_CATALOGUE: path, UPSTREAM_KEY } });
+    const { baseUrl } = gateway;
+    const output = gateway.output();
     try {
-      const baseUrl = await new Promise<string>((resolve, reject) => {
-        child.stdout.on('data', () => {
-          const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-          if (match && output.includes('curl ')) resolve(match[1]!);
-        });
-        void exited.then((code) => reject(new Error(`exited with ${code}:\n${output}`)));
-      });
       expect(output).toContain(`Models:         2 from ${path}; 1 on the built-in engine; upstream openai-chat ${upstream.baseUrl}/v1`);
       expect(output).not.toContain(UPSTREAM_KEY);
       const listing = (await (await fetch(`${baseUrl}/v1/models`)).json()) as { models: Array<{ id: string }> };
@@ -69,10 +61,9 @@ describe('GATEWAY_CATALOGUE', () => {
       // The upstream's (deterministic) answer, under the gateway's model id.
       expect(a.choices[0]!.message.content).toBe(b.choices[0]!.message.content);
       expect(a.model).toBe('house-chat');
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect(await gateway.stop()).toBe(0);
     } finally {
-      child.kill('SIGKILL');
+      gateway.child.kill('SIGKILL');
       await upstream.close();
     }
   });

@@ -1,7 +1,8 @@
 /** The server started as an operator starts it, with `GATEWAY_STORE=postgres`: what it says, and what it refuses. */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/paths.ts';
+import { startGatewayProcess } from '../helpers/gateway-process.ts';
 import { createDatabase, startPostgres, type RunningPostgres } from '../helpers/postgres.ts';
 
 let database: RunningPostgres;
@@ -17,27 +18,14 @@ const main = ['--import', 'tsx', 'src/server/main.ts', '--port', '0', '--no-demo
 describe('GATEWAY_STORE=postgres', () => {
   it('starts on the database, names it without its password, serves, and exits 0 on SIGTERM', async () => {
     const url = await createDatabase(database, 'settings');
-    const child = spawn(process.execPath, main, {
+    const gateway = await startGatewayProcess(process.execPath, main, {
       cwd: root,
       env: { ...process.env, GATEWAY_STORE: 'postgres', GATEWAY_DATABASE_URL: url, GATEWAY_DATABASE_POOL_SIZE: '4' },
-      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    const baseUrl = await new Promise<string>((resolve, reject) => {
-      child.stdout.on('data', () => {
-        const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-        if (match && output.includes('curl ')) resolve(match[1]!);
-      });
-      void exited.then((code) => reject(new Error(`exited with ${code}:\n${output}`)));
-    });
-    expect(output).toMatch(/Store: {10}PostgreSQL postgres:\/\/test:\*\*\*@127\.0\.0\.1:\d+\/settings \(up to 4 connections\)/);
-    expect(output).not.toContain('test:test@');
-    expect((await fetch(`${baseUrl}/v1/models`)).status).toBe(200);
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(gateway.output()).toMatch(/Store: {10}PostgreSQL postgres:\/\/test:\*\*\*@127\.0\.0\.1:\d+\/settings \(up to 4 connections\)/);
+    expect(gateway.output()).not.toContain('test:test@');
+    expect((await fetch(`${gateway.baseUrl}/v1/models`)).status).toBe(200);
+    expect(await gateway.stop()).toBe(0);
   });
 
   it('refuses to start, exit code 2, when the database cannot be reached or the URL is missing', () => {
