@@ -2341,10 +2341,14 @@ export interface components {
          * @description The model's upstream failed (decision D31): it cannot be reached, it answered an error of its own (5xx), it
          *     refused the gateway's own credentials (401 or 403: the operator's key, not the caller's), or what it sent is
          *     not its protocol. The message names the model and the upstream, never a key. Only a model whose answers
-         *     come from an upstream answers this; any images reserved for the request are given back.
+         *     come from an upstream answers this; any images reserved for the request are given back. For a model
+         *     routed between several upstreams (decision D40) it ends the attempts when none served: the message names
+         *     each attempt and what it met (`upstream 'a' (origin): cannot be reached (ECONNREFUSED); upstream 'b' …`),
+         *     and `x-gateway-attempts` says how many were made.
          */
         BadGateway: {
             headers: {
+                "x-gateway-attempts": components["headers"]["x-gateway-attempts"];
                 [name: string]: unknown;
             };
             content: {
@@ -2354,12 +2358,13 @@ export interface components {
         /**
          * @description The server cannot take this request now (decision D23): its text workers are all busy and their waiting
          *     places taken, it is shutting down, or the database it keeps its state in cannot be reached
-         *     (`Retry-After: 2`); or the model's upstream is busy (it answered 429, decision D31: not the caller's quota). Nothing was charged; try again after `Retry-After` seconds (on another instance, when
+         *     (`Retry-After: 2`); or the model's upstream is busy (it answered 429, decision D31: not the caller's quota), or, for a model routed between several upstreams (D40), every one tried was busy or every one is cooling down after failures. Nothing was charged; try again after `Retry-After` seconds (on another instance, when
          *     shutting down).
          */
         TextServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After-unavailable"];
+                "x-gateway-attempts": components["headers"]["x-gateway-attempts"];
                 [name: string]: unknown;
             };
             content: {
@@ -2369,10 +2374,13 @@ export interface components {
         /**
          * @description The model's upstream did not answer in time (decision D31): to connect, to begin its answer, or (before a
          *     stream began) between two of its events; each limit is set per upstream in the catalogue. Only a model whose
-         *     answers come from an upstream answers this; any images reserved for the request are given back.
+         *     answers come from an upstream answers this; any images reserved for the request are given back. For a model
+         *     routed between several upstreams (decision D40): when every attempt timed out, or the request's total time
+         *     (`routing.total_ms`) ran out; the message names each attempt.
          */
         GatewayTimeout: {
             headers: {
+                "x-gateway-attempts": components["headers"]["x-gateway-attempts"];
                 [name: string]: unknown;
             };
             content: {
@@ -2385,6 +2393,8 @@ export interface components {
                 "x-ratelimit-limit-images": components["headers"]["x-ratelimit-limit-images"];
                 "x-ratelimit-remaining-images": components["headers"]["x-ratelimit-remaining-images"];
                 "x-ratelimit-reset-images": components["headers"]["x-ratelimit-reset-images"];
+                "x-gateway-upstream": components["headers"]["x-gateway-upstream"];
+                "x-gateway-attempts": components["headers"]["x-gateway-attempts"];
                 [name: string]: unknown;
             };
             content: {
@@ -2411,12 +2421,13 @@ export interface components {
         /**
          * @description The server cannot take this request now (decision D23): its image workers are all busy and their waiting
          *     places taken, it is shutting down, or the database it keeps its state in cannot be reached
-         *     (`Retry-After: 2`); or the model's upstream is busy (it answered 429, decision D31: not the caller's quota). Nothing was charged, no image counted against the quota; try again after `Retry-After`
+         *     (`Retry-After: 2`); or the model's upstream is busy (it answered 429, decision D31: not the caller's quota), or, for a model routed between several upstreams (D40), every one tried was busy or every one is cooling down after failures. Nothing was charged, no image counted against the quota; try again after `Retry-After`
          *     seconds (on another instance, when shutting down).
          */
         ImageServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After-unavailable"];
+                "x-gateway-attempts": components["headers"]["x-gateway-attempts"];
                 [name: string]: unknown;
             };
             content: {
@@ -2559,6 +2570,7 @@ export interface components {
         /** @description The model's upstream failed (decision D31), in Anthropic's error shape: see the gateway's `BadGateway`. */
         AnthropicBadGateway: {
             headers: {
+                "x-gateway-attempts": components["headers"]["x-gateway-attempts"];
                 [name: string]: unknown;
             };
             content: {
@@ -2574,11 +2586,12 @@ export interface components {
         /**
          * @description The server cannot take this request now (decision D23): its text workers are all busy and their waiting
          *     places taken, it is shutting down, or the database it keeps its state in cannot be reached
-         *     (`Retry-After: 2`); or the model's upstream is busy (it answered 429, decision D31: not the caller's quota). Try again after `Retry-After` seconds.
+         *     (`Retry-After: 2`); or the model's upstream is busy (it answered 429, decision D31: not the caller's quota), or, for a model routed between several upstreams (D40), every one tried was busy or every one is cooling down after failures. Try again after `Retry-After` seconds.
          */
         AnthropicServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After-unavailable"];
+                "x-gateway-attempts": components["headers"]["x-gateway-attempts"];
                 [name: string]: unknown;
             };
             content: {
@@ -2597,6 +2610,7 @@ export interface components {
          */
         AnthropicGatewayTimeout: {
             headers: {
+                "x-gateway-attempts": components["headers"]["x-gateway-attempts"];
                 [name: string]: unknown;
             };
             content: {
@@ -2635,6 +2649,18 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /**
+         * @description Reference decision (D40): which of the model's upstreams served this answer, by its name in the gateway's
+         *     catalogue. Sent only for a model the gateway routes between upstreams (several, or one with retries); an
+         *     implementation without upstreams never sends it.
+         */
+        "x-gateway-upstream": string;
+        /**
+         * @description Reference decision (D40): how many upstream attempts this request took, the one that served included (on
+         *     an error: every one made; 0 when every upstream was cooling down). Sent only for a model the gateway
+         *     routes between upstreams; an implementation without upstreams never sends it.
+         */
+        "x-gateway-attempts": number;
         /**
          * @description `false` on every 401 (decision D28): a key that is wrong now is wrong on the next try, and clients that
          *     retry on their own (Claude Code retries a 401 for minutes) should stop at once and say so.
@@ -2708,6 +2734,8 @@ export interface operations {
                      * @example 36
                      */
                     "x-gateway-billed-tokens"?: number;
+                    "x-gateway-upstream": components["headers"]["x-gateway-upstream"];
+                    "x-gateway-attempts": components["headers"]["x-gateway-attempts"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2762,6 +2790,8 @@ export interface operations {
                      * @example 37
                      */
                     "x-gateway-billed-tokens"?: number;
+                    "x-gateway-upstream": components["headers"]["x-gateway-upstream"];
+                    "x-gateway-attempts": components["headers"]["x-gateway-attempts"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2890,6 +2920,8 @@ export interface operations {
                      * @example 46
                      */
                     "x-gateway-billed-tokens"?: number;
+                    "x-gateway-upstream": components["headers"]["x-gateway-upstream"];
+                    "x-gateway-attempts": components["headers"]["x-gateway-attempts"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3010,6 +3042,8 @@ export interface operations {
                      * @example 81
                      */
                     "x-gateway-billed-tokens"?: number;
+                    "x-gateway-upstream": components["headers"]["x-gateway-upstream"];
+                    "x-gateway-attempts": components["headers"]["x-gateway-attempts"];
                     [name: string]: unknown;
                 };
                 content: {

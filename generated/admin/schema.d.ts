@@ -80,6 +80,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/api/upstreams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List routed upstreams
+         * @description Each model the gateway routes between upstreams (decision D40: a catalogue model with `upstreams`, or with
+         *     `routing`), in the catalogue's order, with each upstream's health as this instance sees it now: healthy,
+         *     cooling down (no request until `until`) or probing (the next request tries it again), its failures within
+         *     the cool-down's window, the last one, and the requests it was sent and served. The state is kept in each
+         *     instance's memory: several instances each have their own. A model with one `upstream` and no `routing` is
+         *     not listed: its failures go to the caller as they are (D31). Part of the reference implementation's
+         *     dashboard, not of the public `/v1` contract.
+         */
+        get: operations["listUpstreams"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -226,6 +252,102 @@ export interface components {
              * @example sk-7Hq2xVbN4kLm9Pz0Qr3StUv6WxY8aBcDeFgHiJkL
              */
             key: string;
+        };
+        /** @description A failure an upstream met, of a kind that `routing.retry_on` names. */
+        UpstreamFailure: {
+            /**
+             * @description `connect_error`: no connection; `timeout`: no connection, first byte or next event in time (or a 408, or still answering when the request's time ran out); `rate_limited`: a 429; `server_error`: a 5xx, an answer that is not its protocol, or its refusal of the gateway's own key.
+             * @enum {string}
+             */
+            kind: "connect_error" | "timeout" | "rate_limited" | "server_error";
+            /**
+             * Format: date-time
+             * @description When.
+             */
+            at: string;
+            /**
+             * @description What happened, in the words of the gateway's error messages (never a key).
+             * @example answered 503: The engine is currently overloaded, please try again later
+             */
+            message: string;
+        };
+        /** @description One upstream of a routed model as this instance sees it now. Never its key; of its URL, only the origin. */
+        UpstreamStatus: {
+            /**
+             * @description Its name in the catalogue, as the `x-gateway-upstream` header and error messages give it.
+             * @example openai
+             */
+            name: string;
+            /**
+             * @description The protocol the gateway speaks to it.
+             * @enum {string}
+             */
+            protocol: "openai-chat" | "openai-responses" | "anthropic-messages" | "openai-images";
+            /**
+             * @description Where it is (scheme, host and port).
+             * @example https://api.openai.com
+             */
+            origin: string;
+            /** @description Its share of the requests with strategy `weighted` (1 otherwise). */
+            weight: number;
+            /**
+             * @description `healthy`: it takes requests. `cooling_down`: it gets none until `until`, after too many failures
+             *     within the window or for the Retry-After of its 429. `probing`: its cool-down is over and the next
+             *     request tries it; only that one until it is answered.
+             * @enum {string}
+             */
+            state: "healthy" | "cooling_down" | "probing";
+            /**
+             * Format: date-time
+             * @description While cooling down, when it may take a request again; null otherwise.
+             */
+            until: string | null;
+            /** @description Its failures within the cool-down's window (a cool-down starts them again from zero). */
+            recentFailures: number;
+            /** @description The last failure it met, or null if none since the server started. */
+            lastFailure: null | components["schemas"]["UpstreamFailure"];
+            /** @description Requests sent to it since the server started. */
+            attempts: number;
+            /** @description Of those, the ones it answered (a stream counts once it has begun). */
+            served: number;
+        };
+        /**
+         * @description A model whose requests the gateway routes between its upstreams (decision D40), and how.
+         * @example {
+         *       "model": "gpt-4o-mini",
+         *       "strategy": "fallback",
+         *       "upstreams": [
+         *         {
+         *           "name": "openai",
+         *           "protocol": "openai-chat",
+         *           "origin": "https://api.openai.com",
+         *           "weight": 1,
+         *           "state": "healthy",
+         *           "until": null,
+         *           "recentFailures": 0,
+         *           "lastFailure": null,
+         *           "attempts": 1520,
+         *           "served": 1520
+         *         }
+         *       ]
+         *     }
+         */
+        RoutedModel: {
+            /**
+             * @description The model's id, as clients send it.
+             * @example gpt-4o-mini
+             */
+            model: string;
+            /**
+             * @description `fallback`: the upstreams in this order, the first that can take a request; `weighted`: shared by `weight`.
+             * @enum {string}
+             */
+            strategy: "fallback" | "weighted";
+            upstreams: components["schemas"]["UpstreamStatus"][];
+        };
+        /** @description The models the gateway routes between several upstreams, in the catalogue's order (none without a catalogue file that routes one). */
+        RoutedModelCollection: {
+            models: components["schemas"]["RoutedModel"][];
         };
     };
     responses: {
@@ -485,6 +607,31 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManySignIns"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listUpstreams: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The routed models and their upstreams. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control-no-store"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutedModelCollection"];
+                };
+            };
+            401: components["responses"]["DashboardUnauthorized"];
             429: components["responses"]["TooManySignIns"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -7,12 +7,13 @@
  * options and the line it prints when it listens stay as they are:
  *
  *   node dist/node/scripts/bench/reference-entry.js [--token-delay-ms 20] [--image-keys 100] [--spent-keys 50]
- *        [--store /tmp/bench.sqlite | postgres://…] [--catalogue file.json]
+ *        [--store /tmp/bench.sqlite | postgres://…] [--catalogue file.json] [--log-level error]
  *   → bench-ready {"port": 40123, "loadKey": "sk-…", "imageKeys": ["sk-…", …], "spentKeys": […]}
  */
 import { parseArgs } from 'node:util';
 import { dailyImageQuota } from '../../src/contract/index.ts';
 import { buildApp } from '../../src/server/app.ts';
+import { defaultLogOptions } from '../../src/server/http/logger.ts';
 import { readCatalogueFile } from '../../src/server/catalogue/catalogue-file.ts';
 import { utcDay } from '../../src/server/domain/day.ts';
 import { issueKey } from '../../src/server/domain/keys.ts';
@@ -26,6 +27,8 @@ const { values } = parseArgs({
     store: { type: 'string', default: 'memory' },
     // A catalogue file, as GATEWAY_CATALOGUE gives it (its upstreams' keys from this process's environment).
     catalogue: { type: 'string' },
+    // pino's level (default: the server's, warnings and errors).
+    'log-level': { type: 'string' },
   },
 });
 
@@ -41,7 +44,8 @@ for (let i = 0; i < Number(values['spent-keys']); i++) {
   spentKeys.push(key);
 }
 const catalogue = values.catalogue === undefined ? undefined : readCatalogueFile(values.catalogue, process.env);
-const app = await buildApp({ store, demoKeys: true, tokenDelayMs: Number(values['token-delay-ms']), catalogue });
+const logger = values['log-level'] === undefined ? defaultLogOptions : { ...defaultLogOptions, level: values['log-level'] };
+const app = await buildApp({ store, demoKeys: true, tokenDelayMs: Number(values['token-delay-ms']), catalogue, logger });
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
 if (!address || typeof address === 'string') throw new Error('the server has no port');

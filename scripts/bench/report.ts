@@ -64,6 +64,9 @@ function tables(results: BenchResults): Table[] {
       ['… added to a request, p99 ms', '', added(u.latency.gatewayAdded.p99Ms), added(u.latency.portkeyAdded.p99Ms), ''],
       [`req/s at ${u.throughput.connections} connections (median round)`, num(u.throughput.directRps), num(u.throughput.gatewayRps), num(u.throughput.portkeyRps), times(u.throughput.gatewayVsPortkey, 1)],
       ['CPU µs per request of the process asked (direct: the upstream; else the gateway alone)', us(cpu.direct), us(cpu.gateway), us(cpu.portkey), cpuRatio(cpu.gateway, cpu.portkey)],
+      [`A fallback after a connect error (${u.fallback.requests} each, in turn with one upstream), p50 ms`, '', ms(u.fallback.gateway.p50Ms), ms(u.fallback.portkey.p50Ms), ''],
+      ['… added to the same gateway with one upstream, p50 ms', '', added(u.fallback.gatewayAdded.p50Ms), added(u.fallback.portkeyAdded.p50Ms), ''],
+      ['… added to the same gateway with one upstream, p99 ms', '', added(u.fallback.gatewayAdded.p99Ms), added(u.fallback.portkeyAdded.p99Ms), ''],
     ],
   };
 

@@ -4,8 +4,15 @@
  * it by its headers). The time one chat request takes, one at a time, the three taking turns; and chat
  * requests per second at 50 connections, the three in turn, round after round. Each is sent the key its
  * server takes: the upstream's directly and through Portkey (which forwards it), the gateway's own through it.
+ *
+ * Then what a fallback after a connect error adds (decision D40): each gateway with two upstreams, the first a
+ * port that refuses connections, the second the reference, against the same gateway with the reference
+ * alone, the four taking turns one request at a time. This gateway's routing keeps no cool-down here (so that
+ * every request meets the refusal, as Portkey's fallback, which keeps no state, does); Portkey gets the same
+ * config in its `x-portkey-config` header (`strategy: fallback`, two targets).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
@@ -33,6 +40,15 @@ export interface UpstreamResult {
     /** CPU µs per request of the process asked (the upstream directly, else the gateway alone), median round; null without /proc. */
     cpuUsPerRequest: { direct: number | null; gateway: number | null; portkey: number | null };
   };
+  /** One request at a time, a fallback after a connect error against the same gateway with one upstream; `added`: the difference. */
+  fallback: { requests: number; gateway: Latency; portkey: Latency; gatewayAdded: Latency; portkeyAdded: Latency };
+}
+
+/** A target of the one-at-a-time measurement: where, and the request with its headers. */
+interface Target {
+  name: string;
+  baseUrl: string;
+  spec: LoadSpec;
 }
 
 /** A chat request for a target: the bench's chat body, with the target's own headers. */
@@ -59,15 +75,27 @@ export async function measureUpstream(settings: BenchSettings['upstream'], spawn
     const upstream = await startEntry('upstream', 'scripts/bench/reference-entry.ts', [], spawn);
     started.push(upstream);
     const upstreamKey = String(upstream.ready.loadKey);
-    const catalogue = join(dir, 'catalogue.json');
-    const models = builtInEntries().map((model) =>
-      model.endpoints.includes('/v1/chat/completions')
-        ? { ...model, upstream: { protocol: 'openai-chat', base_url: `${upstream.baseUrl}/v1`, api_key_env: 'BENCH_UPSTREAM_KEY', model: model.id } }
-        : model,
+    const refused = `http://127.0.0.1:${await refusingPort()}`;
+    /** A gateway whose chat models are answered by `routes` (each a model's entry without its listing's fields). */
+    const gatewayOn = async (name: string, routes: (id: string) => Record<string, unknown>, args: string[] = []) => {
+      const catalogue = join(dir, `${name}.json`);
+      const models = builtInEntries().map((model) => (model.endpoints.includes('/v1/chat/completions') ? { ...model, ...routes(model.id) } : model));
+      writeFileSync(catalogue, JSON.stringify({ models }));
+      const server = await startEntry(name, 'scripts/bench/reference-entry.ts', ['--catalogue', catalogue, ...args], { ...spawn, env: { ...spawn.env, BENCH_UPSTREAM_KEY: upstreamKey } });
+      started.push(server);
+      return server;
+    };
+    const at = (origin: string, model: string) => ({ protocol: 'openai-chat', base_url: `${origin}/v1`, api_key_env: 'BENCH_UPSTREAM_KEY', model });
+    const gateway = await gatewayOn('gateway', (id) => ({ upstream: at(upstream.baseUrl, id) }));
+    // Its warning for each request that failed over (which a cool-down would soon make rare) is not written.
+    const fallbackGateway = await gatewayOn(
+      'gateway-fallback',
+      (id) => ({
+        upstreams: [{ name: 'refused', ...at(refused, id) }, { name: 'reference', ...at(upstream.baseUrl, id) }],
+        routing: { strategy: 'fallback', cooldown: { failures: 1_000_000_000 } },
+      }),
+      ['--log-level', 'error'],
     );
-    writeFileSync(catalogue, JSON.stringify({ models }));
-    const gateway = await startEntry('gateway', 'scripts/bench/reference-entry.ts', ['--catalogue', catalogue], { ...spawn, env: { ...spawn.env, BENCH_UPSTREAM_KEY: upstreamKey } });
-    started.push(gateway);
     const portkey = await startPortkey({ startTimeoutMs: 60_000 });
     started.push(portkey);
 
@@ -81,25 +109,7 @@ export async function measureUpstream(settings: BenchSettings['upstream'], spawn
     // open): a few hundred requests one at a time would measure mostly the interpreter.
     for (const target of targets) await runLoad(target.baseUrl, target.spec, { connections: settings.connections, durationS: 2 });
 
-    // One keep-alive connection per target, as one client calling one server has.
-    const agents = targets.map(() => new Agent({ connections: 1 }));
-    const times: number[][] = targets.map(() => []);
-    // In turns of BLOCK requests each: a path asked once in three waits for its processes to be woken and
-    // scheduled again each time (what a gateway asked once in a while pays, but not what it adds); turns
-    // still spread a slower moment of the machine over all three.
-    const BLOCK = 20;
-    for (let i = 0; i < settings.sequential + BLOCK; i += BLOCK) {
-      for (const [t, target] of targets.entries()) {
-        for (let j = i; j < Math.min(i + BLOCK, settings.sequential + BLOCK); j++) {
-          const ms = await timeOne(agents[t]!, target.baseUrl, target.spec);
-          // The first turn warms each path up (connections, compiled code): not counted.
-          if (i >= BLOCK) times[t]!.push(ms);
-        }
-      }
-    }
-    await Promise.all(agents.map((agent) => agent.close()));
-    const latencyOf = (t: number): Latency => ({ p50Ms: percentile(times[t]!, 50), p99Ms: percentile(times[t]!, 99) });
-    const [direct, viaGateway, viaPortkey] = [latencyOf(0), latencyOf(1), latencyOf(2)];
+    const [direct, viaGateway, viaPortkey] = await inTurns(targets, settings.sequential);
     log(`upstream: one at a time, p50 direct ${direct.p50Ms.toFixed(2)} ms, gateway ${viaGateway.p50Ms.toFixed(2)} ms, portkey ${viaPortkey.p50Ms.toFixed(2)} ms`);
 
     const rps: number[][] = targets.map(() => []);
@@ -121,6 +131,22 @@ export async function measureUpstream(settings: BenchSettings['upstream'], spawn
     }
     const [directRps, gatewayRps, portkeyRps] = rps.map(median) as [number, number, number];
     const cpuOf = (t: number) => (cpu[t]!.length > 0 ? median(cpu[t]!) : null);
+
+    log('upstream: a fallback after a connect error, through this gateway and through Portkey');
+    const portkeyConfig = JSON.stringify({
+      strategy: { mode: 'fallback' },
+      targets: [refused, upstream.baseUrl].map((origin) => ({ provider: 'openai', api_key: upstreamKey, custom_host: `${origin}/v1` })),
+    });
+    const fallbacks = [
+      targets[1],
+      { name: 'gateway-fallback', baseUrl: fallbackGateway.baseUrl, spec: chatFor({ 'x-api-key': String(fallbackGateway.ready.loadKey) }) },
+      targets[2],
+      { name: 'portkey-fallback', baseUrl: portkey.baseUrl, spec: chatFor({ 'x-portkey-config': portkeyConfig }) },
+    ] as const;
+    for (const target of [fallbacks[1], fallbacks[3]]) await runLoad(target.baseUrl, target.spec, { connections: settings.connections, durationS: 2 });
+    const [single, failedOver, portkeySingle, portkeyFailedOver] = await inTurns(fallbacks, settings.sequential);
+    const minus = (a: Latency, b: Latency): Latency => ({ p50Ms: a.p50Ms - b.p50Ms, p99Ms: a.p99Ms - b.p99Ms });
+    log(`upstream: fallback after a connect error, p50 gateway ${failedOver.p50Ms.toFixed(2)} ms (one upstream ${single.p50Ms.toFixed(2)}), portkey ${portkeyFailedOver.p50Ms.toFixed(2)} ms (one upstream ${portkeySingle.p50Ms.toFixed(2)})`);
     return {
       portkey: portkey.name,
       latency: {
@@ -140,9 +166,45 @@ export async function measureUpstream(settings: BenchSettings['upstream'], spawn
         gatewayVsDirect: gatewayRps / directRps,
         cpuUsPerRequest: { direct: cpuOf(0), gateway: cpuOf(1), portkey: cpuOf(2) },
       },
+      fallback: { requests: settings.sequential, gateway: failedOver, portkey: portkeyFailedOver, gatewayAdded: minus(failedOver, single), portkeyAdded: minus(portkeyFailedOver, portkeySingle) },
     };
   } finally {
     for (const server of started.reverse()) await server.close().catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Each target's latency, `count` requests one at a time over one keep-alive connection each (as one client
+ * calling one server has), in turns of BLOCK requests: a path asked once in a few waits for its processes to
+ * be woken and scheduled again each time (what a gateway asked once in a while pays, but not what it adds);
+ * turns still spread a slower moment of the machine over all of them. The first turn warms each path up
+ * (connections, compiled code) and is not counted.
+ */
+async function inTurns<T extends readonly Target[]>(targets: T, count: number): Promise<{ [K in keyof T]: Latency }> {
+  const agents = targets.map(() => new Agent({ connections: 1 }));
+  const times: number[][] = targets.map(() => []);
+  const BLOCK = 20;
+  try {
+    for (let i = 0; i < count + BLOCK; i += BLOCK) {
+      for (const [t, target] of targets.entries()) {
+        for (let j = i; j < Math.min(i + BLOCK, count + BLOCK); j++) {
+          const ms = await timeOne(agents[t]!, target.baseUrl, target.spec);
+          if (i >= BLOCK) times[t]!.push(ms);
+        }
+      }
+    }
+  } finally {
+    await Promise.all(agents.map((agent) => agent.close()));
+  }
+  return times.map((t) => ({ p50Ms: percentile(t, 50), p99Ms: percentile(t, 99) })) as { [K in keyof T]: Latency };
+}
+
+/** A port on 127.0.0.1 that refuses connections: one the system handed out, let go again. */
+async function refusingPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }

@@ -31,6 +31,7 @@ import { defaultTimeouts, serverTimeouts, type Timeouts } from './http/timeouts.
 import { registerPages } from './http/pages.ts';
 import { registerOperations } from './http/pipeline.ts';
 import { handlers } from './routes/index.ts';
+import type { RoutingClock } from './routing/clock.ts';
 import { answerSources } from './sources/answer-sources.ts';
 import { defaultWorkerSettings, startEngines, type WorkerSettings } from './workers/engines.ts';
 
@@ -73,6 +74,8 @@ export interface GatewayOptions {
   catalogue?: readonly CatalogueEntry[];
   /** Where the upstreams' keys are read (`api_key_env`); default `process.env`. */
   environment?: Record<string, string | undefined>;
+  /** The time of the routers of models with several upstreams: cool-downs, rests and waits (default: the system's). */
+  routingClock?: RoutingClock;
 }
 
 export interface DashboardInfo {
@@ -133,7 +136,7 @@ export async function buildApp(options: GatewayOptions = {}): Promise<FastifyIns
 
   const engines = startEngines({ ...defaultWorkerSettings(), ...options.workers });
   const entries = options.catalogue ?? builtInEntries();
-  const sources = answerSources(entries, engines, options.environment ?? process.env);
+  const sources = answerSources(entries, engines, options.environment ?? process.env, { log, ...(options.routingClock && { clock: options.routingClock }) });
   const built: Services = {
     text: sources.text,
     images: createImageService(engines.images, createImageQuota(store, now), sources.painters),
@@ -146,6 +149,7 @@ export async function buildApp(options: GatewayOptions = {}): Promise<FastifyIns
     tokenDelayMs: options.tokenDelayMs ?? 0,
     demoKeys,
     admin,
+    upstreams: sources.routed,
   };
   const credentials = { ...apiKeyCredentials(createKeyVerifier(store, { demoKeys, now })), ...adminCredentials(admin) };
 

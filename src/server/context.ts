@@ -10,6 +10,7 @@ import type { Store } from './domain/store/index.ts';
 import type { AnswerStream } from './domain/answer-events.ts';
 import type { ChatAnswer, ChatRequest, PromptAnswer, PromptRequest, TextForm } from './domain/chat.ts';
 import type { Abandonment } from './domain/abandonment.ts';
+import type { RoutedModelView } from './routing/router.ts';
 
 /**
  * Text answers as the routes use them, for any model of the catalogue, whatever its source: the reference's
@@ -68,6 +69,8 @@ export interface AppContext {
   demoKeys: boolean;
   /** The dashboard's admin token, its sign-in sessions and the throttle on wrong tokens. */
   admin: AdminAccess;
+  /** Each model routed between upstreams, with their health now (decision D40): the admin API's view. */
+  upstreams: () => RoutedModelView[];
 }
 
 /**

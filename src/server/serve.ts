@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import { readCatalogueFile, type CatalogueEntry } from './catalogue/catalogue-file.ts';
+import { readCatalogueFile, upstreamsOf, type CatalogueEntry } from './catalogue/catalogue-file.ts';
 import { isLoopback, storeLabel, type DemoKeysDefault, type ServerConfig } from './config.ts';
 import { demoKeys } from './domain/keys.ts';
 import { isPostgresUrl } from './domain/store/index.ts';
@@ -97,8 +97,8 @@ function storeLine(config: ServerConfig): string {
 /** What the start-up banner says of the models: how many, and where the upstreams are (never a key). */
 function catalogueLabel(config: ServerConfig, catalogue: CatalogueEntry[] | undefined): string {
   if (!catalogue) return 'the built-in catalogue (the contract\'s listing), answered by the built-in engine';
-  const upstreams = [...new Set(catalogue.flatMap((m) => (m.upstream ? [`${m.upstream.protocol} ${m.upstream.base_url}`] : [])))];
-  const engine = catalogue.filter((m) => !m.upstream).length;
+  const upstreams = [...new Set(catalogue.flatMap((m) => upstreamsOf(m).map((u) => `${u.protocol} ${u.base_url}`)))];
+  const engine = catalogue.filter((m) => upstreamsOf(m).length === 0).length;
   return [`${catalogue.length} from ${config.catalogue}`, ...(engine > 0 ? [`${engine} on the built-in engine`] : []), ...upstreams.map((u) => `upstream ${u}`)].join('; ');
 }
 

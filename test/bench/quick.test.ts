@@ -111,6 +111,9 @@ describe('npm run bench -- --quick', () => {
     for (const who of ['direct', 'gateway', 'portkey'] as const) positive(upstream.latency[who].p50Ms);
     for (const rps of [upstream.throughput.directRps, upstream.throughput.gatewayRps, upstream.throughput.portkeyRps]) positive(rps);
     if (process.platform === 'linux') for (const who of ['direct', 'gateway', 'portkey'] as const) positive(upstream.throughput.cpuUsPerRequest[who] ?? 0);
+    // A fallback after a connect error, through each gateway: every request answered (an error would end the run).
+    expect(upstream.fallback.requests).toBe(10);
+    for (const who of ['gateway', 'portkey'] as const) positive(upstream.fallback[who].p50Ms);
     expect(run.stdout).toContain('gateway / Portkey');
   });
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { root } from '../../scripts/lib/paths.ts';
 import { builtInEntries, createCatalogue } from '../../src/server/catalogue/catalogue.ts';
-import { CatalogueFileError, readCatalogueFile, type CatalogueEntry } from '../../src/server/catalogue/catalogue-file.ts';
+import { CatalogueFileError, readCatalogueFile, upstreamsOf, type CatalogueEntry } from '../../src/server/catalogue/catalogue-file.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'catalogue-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -78,10 +78,41 @@ describe('the catalogue file', () => {
     expect(faultOf(keyless, { OPENAI_API_KEY: '' })).not.toContain('sk-');
   });
 
-  it.each(['openai', 'anthropic', 'local'])('examples/catalogues/%s.yaml (the README\'s) is valid', (name) => {
-    const entries = readCatalogueFile(join(root, 'examples', 'catalogues', `${name}.yaml`), { OPENAI_API_KEY: 'sk-a', ANTHROPIC_API_KEY: 'sk-b' });
+  it.each(['openai', 'anthropic', 'local', 'failover'])('examples/catalogues/%s.yaml (the README\'s) is valid', (name) => {
+    const entries = readCatalogueFile(join(root, 'examples', 'catalogues', `${name}.yaml`), { OPENAI_API_KEY: 'sk-a', ANTHROPIC_API_KEY: 'sk-b', AZURE_OPENAI_API_KEY: 'az', ANTHROPIC_API_KEY_2: 'sk-c' });
     expect(entries.length).toBeGreaterThan(1);
-    expect(entries.every((e) => e.upstream || e.id === 'llama-3.1-8b-instruct')).toBe(true);
+    expect(entries.every((e) => upstreamsOf(e).length > 0 || e.id === 'llama-3.1-8b-instruct')).toBe(true);
+  });
+});
+
+describe('several upstreams of a model (D40)', () => {
+  const named = (name: string, extra: Record<string, unknown> = {}) => ({ ...upstream, name, ...extra });
+
+  it('reads upstreams and routing; a lone upstream is named by its host', () => {
+    const routing = { strategy: 'weighted', attempts: 3, retry_on: ['connect_error', 'rate_limited'], backoff: { base_ms: 100, max_ms: 1000 }, retry_after_cap_ms: 5000, total_ms: 60000, cooldown: { failures: 2, window_ms: 10000, duration_ms: 5000 } };
+    const entries = readCatalogueFile(file(JSON.stringify({ models: [{ ...chat, upstreams: [named('a', { weight: 3 }), named('b', { protocol: 'anthropic-messages', base_url: 'https://api.anthropic.com' })], routing }, { ...chat, id: 'single', upstream, routing: { attempts: 2 } }] })), env);
+    expect(upstreamsOf(entries[0]!).map((u) => [u.name, u.protocol, u.weight])).toEqual([['a', 'openai-chat', 3], ['b', 'anthropic-messages', undefined]]);
+    expect(entries[0]!.routing).toEqual(routing);
+    expect(upstreamsOf(entries[1]!)).toEqual([{ ...upstream, name: 'api.openai.com' }]);
+    // Neither the upstreams nor the routing are the listing's.
+    const listing = createCatalogue(entries).listing.toString();
+    for (const word of ['upstreams', 'routing', 'api.openai.com', 'weight']) expect(listing).not.toContain(word);
+  });
+
+  it('names the place of each fault', () => {
+    const model = (extra: Record<string, unknown>) => file(JSON.stringify({ models: [{ ...chat, ...extra }] }));
+    expect(faultOf(model({ upstreams: [upstream] }))).toMatch(/\/models\/0\/upstreams\/0 must have required property 'name'/);
+    expect(faultOf(model({ upstreams: [named('a'), named('a')] }))).toMatch(/\(house-model\): the upstream name 'a' is given twice/);
+    expect(faultOf(model({ upstream, upstreams: [named('a')] }))).toMatch(/give either upstream \(one\) or upstreams \(several\), not both/);
+    expect(faultOf(model({ routing: { attempts: 2 } }))).toMatch(/routing needs an upstream or upstreams/);
+    expect(faultOf(model({ upstreams: [named('a', { weight: 2 }), named('b')] }))).toMatch(/upstream 'a' has a weight, which only strategy: weighted uses/);
+    expect(faultOf(model({ upstreams: [named('a')], routing: { strategy: 'random' } }))).toMatch(/\/models\/0\/routing\/strategy must be one of "fallback", "weighted"/);
+    expect(faultOf(model({ upstreams: [named('a')], routing: { retry_on: ['teapot'] } }))).toMatch(/\/models\/0\/routing\/retry_on\/0 must be one of/);
+    expect(faultOf(model({ upstreams: [named('a')], routing: { attempts: 11 } }))).toMatch(/\/models\/0\/routing\/attempts must be <= 10/);
+    expect(faultOf(model({ upstreams: [named('a')], routing: { backoff: { base_ms: 500, max_ms: 100 } } }))).toMatch(/routing\.backoff\.max_ms \(100\) is less than base_ms \(500\)/);
+    expect(faultOf(model({ upstreams: [named('a', { name: 'a b' })] }))).toMatch(/\/models\/0\/upstreams\/0\/name must match pattern/);
+    expect(faultOf(model({ upstreams: [named('a'), named('img', { protocol: 'openai-images' })] }))).toMatch(/an openai-images upstream cannot serve \/v1\/chat\/completions/);
+    expect(faultOf(model({ upstreams: [named('a'), named('b', { api_key_env: 'OTHER_KEY' })] }))).toMatch(/its upstream 'b''s key variable OTHER_KEY is not set/);
   });
 });
 

@@ -17,7 +17,7 @@ const concretePath = (path: string) => path.replace('/dashboard/api', '').replac
 
 describe('without the admin token', () => {
   it('guards every dashboard operation the contract secures', () => {
-    expect(adminOperations.map((op) => op.operationId).sort()).toEqual(['createApiKey', 'listApiKeys', 'revokeApiKey']);
+    expect(adminOperations.map((op) => op.operationId).sort()).toEqual(['createApiKey', 'listApiKeys', 'listUpstreams', 'revokeApiKey']);
   });
 
   it.each(adminOperations.map((op) => [op.operationId, op] as const))('%s answers 401 with the documented message', async (_id, op) => {

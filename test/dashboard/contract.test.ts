@@ -6,11 +6,12 @@ import { acceptsScheme, contract, isPublic, tiers } from '../../src/contract/ind
 import { adminApi } from '../../src/server/dashboard/admin-api.ts';
 
 describe('the admin API', () => {
-  it('holds the five dashboard operations the server routes', () => {
+  it('holds the six dashboard operations the server routes', () => {
     expect(adminApi.operations.map((op) => `${op.method} ${op.path} ${op.operationId}`).sort()).toEqual([
       'delete /dashboard/api/keys/{keyId} revokeApiKey',
       'delete /dashboard/api/session deleteDashboardSession',
       'get /dashboard/api/keys listApiKeys',
+      'get /dashboard/api/upstreams listUpstreams',
       'post /dashboard/api/keys createApiKey',
       'post /dashboard/api/session createDashboardSession',
     ]);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtInEntries } from '../../src/server/catalogue/catalogue.ts';
 import type { AnswerEvent } from '../../src/server/domain/answer-events.ts';
 import type { ChatRequest } from '../../src/server/domain/chat.ts';
+import { serverLogger } from '../../src/server/http/logger.ts';
 import { answerSources, type AnswerSources } from '../../src/server/sources/answer-sources.ts';
 import { startEngines, type Engines } from '../../src/server/workers/engines.ts';
 import { heldStream, protocolEvents, startFaultyUpstream, type FaultyUpstream } from './faulty-upstream.ts';
@@ -29,7 +30,7 @@ describe('the answer sources of a catalogue', () => {
     engines = startEngines({ text: { workers: 1, queue: 8 }, images: { workers: 1, queue: 1 } });
     const [model] = builtInEntries();
     const house = { ...model!, id: 'house-model', upstream: { protocol: 'openai-chat' as const, base_url: `${upstream.origin}/v1`, model: 'upstream-model' } };
-    sources = answerSources([...builtInEntries(), house], engines, {});
+    sources = answerSources([...builtInEntries(), house], engines, {}, { log: serverLogger(false) });
   });
   afterAll(async () => {
     await sources.close();

@@ -2,7 +2,9 @@
  * A faulty upstream for the gateway's failure tests: a node:http server on 127.0.0.1, port 0, whose answer
  * each test sets (`upstream.answer = …`) from the behaviours below: an error status with a vendor's body and
  * headers, a request accepted and never answered, a stream of events that then ends, is cut, goes silent or
- * is held until the test lets it go. It records every request (method, path, headers, body) and whether the
+ * is held until the test lets it go, or the request passed on to a real server (`forward`: a fault proxy in
+ * front of a reference server, healthy until switched, or cutting its stream midway). `down()` makes it
+ * refuse connections (as a provider that is gone), `up()` listen again on the same port. It records every request (method, path, headers, body) and whether the
  * gateway let go of it before its answer ended (`request.abandoned`), which is how a test sees that a client
  * going away aborted the upstream request. Plus the vendor-shaped events and error bodies of each text
  * protocol, so that a test can say "the first events of an answer, then this failure" in any of them.
@@ -13,7 +15,7 @@
  *   … the gateway's request …
  *   await upstream.close();
  */
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TextProtocol } from '../helpers/upstream-gateway.ts';
 
@@ -43,6 +45,10 @@ export interface FaultyUpstream {
   answer: Behaviour;
   /** The `n`-th request (from 0) once it has arrived. */
   request(n?: number): Promise<ReceivedRequest>;
+  /** Refuses connections from now on (its kept-alive ones closed), until `up()`. */
+  down(): Promise<void>;
+  /** Listens again, on the same port. */
+  up(): Promise<void>;
   /** Closes the server and every connection it still holds (answers never sent included). */
   close(): Promise<void>;
 }
@@ -89,16 +95,28 @@ export async function startFaultyUpstream(): Promise<FaultyUpstream> {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
   const upstream: FaultyUpstream = {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    origin: `http://127.0.0.1:${port}`,
     received,
     answer: errorStatus(500, { error: { message: 'No behaviour was set for this test.', type: 'server_error' } }),
     request(n = 0) {
       if (received[n]) return Promise.resolve(received[n]);
       return new Promise((resolve) => waiting.push({ n, resolve }));
     },
+    async down() {
+      if (!server.listening) return;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+    },
+    async up() {
+      if (server.listening) return;
+      await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    },
     async close() {
       server.closeAllConnections();
+      if (!server.listening) return;
       await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
     },
   };
@@ -135,6 +153,57 @@ export function okJson(body: unknown, contentType = 'application/json'): Behavio
 /** The request is taken and never answered: no status, no byte (the gateway's first-byte limit must end it). */
 export function neverAnswer(): Behaviour {
   return () => undefined;
+}
+
+/**
+ * The request passed on to the server at `origin` (a reference server), its answer passed back as it comes:
+ * status, headers and body. With `cut`, a stream is cut (the socket destroyed) once `afterEvents` events have
+ * been passed back and `when` has resolved (such as "the client has read the first text"): a stream that
+ * breaks midway, at a known point, without timing.
+ */
+export function forward(origin: string, options: { cut?: { afterEvents: number; when: Promise<unknown> } } = {}): Behaviour {
+  return (res, request) =>
+    new Promise<void>((resolve, reject) => {
+      const { host: _host, connection: _connection, ...headers } = request.headers;
+      const out = httpRequest(`${origin}${request.url}`, { method: request.method, headers }, (answer) => {
+        res.writeHead(answer.statusCode!, answer.headers);
+        const cut = options.cut;
+        let events = 0;
+        answer.on('data', (chunk: Buffer) => {
+          if (!cut || events >= cut.afterEvents) {
+            if (!cut) res.write(chunk);
+            return;
+          }
+          // Passed on event by event, however the chunks fall, up to the last event before the cut.
+          let text = chunk.toString('utf8');
+          let end = text.indexOf('\n\n');
+          while (end >= 0 && events < cut.afterEvents) {
+            events++;
+            res.write(text.slice(0, end + 2));
+            text = text.slice(end + 2);
+            end = text.indexOf('\n\n');
+          }
+          if (events < cut.afterEvents) {
+            res.write(text);
+            return;
+          }
+          answer.destroy();
+          void cut.when.then(() => {
+            res.socket?.destroy();
+            resolve();
+          });
+        });
+        answer.on('end', () => {
+          // A stream being cut never ends well, however soon the rest of it arrived.
+          if (cut && events >= cut.afterEvents) return;
+          res.end();
+          resolve();
+        });
+        answer.on('error', () => undefined);
+      });
+      out.on('error', reject);
+      out.end(request.body);
+    });
 }
 
 /** One server-sent event as the upstream sends it: its `data` (JSON unless a string), its name if it has one. */

@@ -195,3 +195,40 @@ describe('an image model with an openai-images upstream', () => {
     gateway.app.server.closeAllConnections();
   });
 });
+
+describe('an image model with several upstreams (decision D40)', () => {
+  /** `image-gen` routed over an upstream that is down (`gone`), then the fake painter (`painter`). */
+  async function routedSetUp(): Promise<{ upstream: FaultyUpstream; gateway: TestServer }> {
+    const upstream = await startFaultyUpstream();
+    cleanup.push(() => upstream.close());
+    upstream.answer = paints();
+    const at = (name: string, origin: string) => ({ name, protocol: 'openai-images' as const, base_url: `${origin}/v1`, api_key_env: 'UPSTREAM_KEY', model: 'gpt-image-1' });
+    const dead = await deadOrigin();
+    const catalogue = builtInEntries().map((model) => (model.id === IMAGE_MODEL ? { ...model, upstreams: [at('gone', dead), at('painter', upstream.origin)] } : model));
+    const gateway = await startServer({ catalogue, environment: { UPSTREAM_KEY: SECRET } });
+    cleanup.push(() => gateway.close());
+    return { upstream, gateway };
+  }
+
+  it('one upstream down: the other paints, the answer says which, and the images are counted once', async () => {
+    const { gateway } = await routedSetUp();
+    const first = await generate(gateway, { n: 2 });
+    const left = remaining(first);
+    expect([first.headers.get('x-gateway-upstream'), first.headers.get('x-gateway-attempts')]).toEqual(['painter', '2']);
+    expect(first.body.data).toHaveLength(2);
+    expect(remaining(await generate(gateway, { n: 1 }))).toBe(left - 1);
+  });
+
+  it('every upstream failing: 502 naming each attempt, and the images reserved once are given back once', async () => {
+    const { upstream, gateway } = await routedSetUp();
+    const before = remaining(await generate(gateway, { n: 1 }));
+    upstream.answer = errorStatus(500, openaiError('The painter broke', 'server_error'));
+    const failed = await generate(gateway, { n: 2 });
+    expect(failed.status).toBe(502);
+    expect(failed.body.error).toMatch(/no upstream could answer \(2 attempts\): upstream 'gone' \(http:\/\/127\.0\.0\.1:\d+\): cannot be reached \(ECONNREFUSED\); upstream 'painter' \(http:\/\/127\.0\.0\.1:\d+\): answered 500: The painter broke/);
+    expect(failed.body.error).not.toContain(SECRET);
+    expect(failed.headers.get('x-gateway-attempts')).toBe('2');
+    upstream.answer = paints();
+    expect(remaining(await generate(gateway, { n: 1 }))).toBe(before - 1);
+  });
+});

@@ -45,7 +45,7 @@ export function builtInEntries(): CatalogueEntry[] {
  * const model = catalogue.modelFor('gpt-4o-mini', '/v1/chat/completions', key.tier);
  */
 export function createCatalogue(entries: readonly CatalogueEntry[] = builtInEntries()): Catalogue {
-  const models: Model[] = entries.map(({ upstream: _upstream, ...model }) => model);
+  const models: Model[] = entries.map(({ upstream: _upstream, upstreams: _upstreams, routing: _routing, ...model }) => model);
   const byId = new Map(models.map((m) => [m.id, m]));
   const offering = (endpoint: string) => models.find((m) => m.endpoints.includes(endpoint));
 

@@ -44,10 +44,13 @@ export interface ImageService {
   edit(key: ApiKeyRecord, order: EditOrder, abandoned?: Abandonment): Promise<ImageBatch>;
 }
 
-/** A model's pictures made elsewhere: its upstream (upstream/image-painter.ts). Its sizes are its own. */
+/**
+ * A model's pictures made elsewhere: its upstream (upstream/image-painter.ts), or its upstreams through their
+ * router (routing/). Its sizes are its own.
+ */
 export interface ImagePainter {
-  generate(order: GenerationOrder, signal?: AbortSignal): Promise<Buffer[]>;
-  edit(order: EditOrder, signal?: AbortSignal): Promise<Buffer[]>;
+  generate(order: GenerationOrder, abandoned?: Abandonment): Promise<Buffer[]>;
+  edit(order: EditOrder, abandoned?: Abandonment): Promise<Buffer[]>;
 }
 
 /**
@@ -90,7 +93,7 @@ export function createImageService(engine: ImageEngine, quota: ImageQuota, paint
   return {
     generate(key, order, abandoned) {
       const painter = painters.get(order.model);
-      if (painter) return produce(key, order.n, () => painter.generate(order, abandoned?.signal));
+      if (painter) return produce(key, order.n, () => painter.generate(order, abandoned));
       if (!generationSizes.includes(order.size)) {
         throw invalidRequest(`Size '${order.size}' is not supported; ${order.model} makes ${generationSizes.join(', ')}.`);
       }
@@ -99,7 +102,7 @@ export function createImageService(engine: ImageEngine, quota: ImageQuota, paint
     },
     async edit(key, order, abandoned) {
       const painter = painters.get(order.model);
-      if (painter) return produce(key, order.n, () => painter.edit(order, abandoned?.signal));
+      if (painter) return produce(key, order.n, () => painter.edit(order, abandoned));
       const { width, height } = dimensions(order.size);
       return produce(key, order.n, () => engine.edit({ prompt: order.prompt, image: order.image, mask: order.mask, width, height, n: order.n }));
     },

@@ -1,12 +1,13 @@
 /**
  * A client that goes away before its answer is complete abandons the work done for it: the signal aborts an
  * upstream request on its way (its connection is let go, and the upstream stops making an answer nobody reads).
+ * The same object carries a routed model's account of its upstreams to the answer's headers (D40).
  *
  * The signal is made when a service first reads it, not for every request: the built-in engine's work is
  * bounded and never reads it, and an AbortController with its `close` listener would cost every answer.
  */
 import type { FastifyReply } from 'fastify';
-import type { Abandonment } from '../domain/abandonment.ts';
+import type { Abandonment, UpstreamRoute } from '../domain/abandonment.ts';
 
 const gone = () => new Error('The client went away before its answer was complete.');
 
@@ -30,6 +31,11 @@ class ReplyAbandonment implements Abandonment {
 
   get signal(): AbortSignal {
     return (this.#signal ??= watch(this.reply));
+  }
+
+  routed(route: UpstreamRoute): void {
+    if (route.upstream !== undefined) this.reply.header('x-gateway-upstream', route.upstream);
+    this.reply.header('x-gateway-attempts', String(route.attempts));
   }
 }
 

@@ -17,6 +17,7 @@ import { editImage } from './editImage.ts';
 import { countMessageTokens } from './countMessageTokens.ts';
 import { listApiKeys } from './listApiKeys.ts';
 import { listModels } from './listModels.ts';
+import { listUpstreams } from './listUpstreams.ts';
 import { revokeApiKey } from './revokeApiKey.ts';
 
 export const handlers: Record<string, Handler> = {
@@ -35,4 +36,5 @@ export const handlers: Record<string, Handler> = {
   listApiKeys,
   createApiKey,
   revokeApiKey,
+  listUpstreams,
 };

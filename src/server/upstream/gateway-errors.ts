@@ -7,9 +7,9 @@ import { GatewayError, invalidRequest } from '../domain/errors.ts';
 import { UpstreamError } from './errors.ts';
 
 /** When an upstream that is rate-limited says nothing of when to come back. */
-const DEFAULT_RETRY_SECONDS = 5;
+export const DEFAULT_RETRY_SECONDS = 5;
 /** The longest wait passed on (the contract's bound on `Retry-After`). */
-const MAX_RETRY_SECONDS = 3600;
+export const MAX_RETRY_SECONDS = 3600;
 
 export interface UpstreamIdentity {
   /** The gateway's id of the model. */
@@ -21,6 +21,23 @@ export interface UpstreamIdentity {
 }
 
 /**
+ * The gateway's error for an upstream's failure, keeping that failure and a short account of it (without the
+ * key): what a model's router (routing/) judges an attempt by, and tells of each when all failed.
+ */
+export class UpstreamFailed extends GatewayError {
+  constructor(
+    kind: GatewayError['kind'],
+    message: string,
+    retryAfterSeconds: number | undefined,
+    readonly failure: UpstreamError,
+    /** What happened, after the upstream's name: `cannot be reached (ECONNREFUSED)`, `answered 503: Overloaded`. */
+    readonly account: string,
+  ) {
+    super(kind, message, retryAfterSeconds);
+  }
+}
+
+/**
  * The gateway's error for an upstream's failure; any other error is returned as it is.
  *
  * @example
@@ -28,6 +45,25 @@ export interface UpstreamIdentity {
  */
 export function asGatewayError(error: unknown, upstream: UpstreamIdentity): unknown {
   if (!(error instanceof UpstreamError)) return error;
+  const judged = explained(error, upstream);
+  return new UpstreamFailed(judged.kind, judged.message, judged.retryAfterSeconds, error, accountOf(error, upstream));
+}
+
+/** What an upstream's failure was, in a few words after its name, the key taken out. */
+function accountOf(error: UpstreamError, { origin, key }: UpstreamIdentity): string {
+  if (error.failure === 'status') {
+    const status = error.detail.status ?? 500;
+    // The words of an upstream that refused the gateway's own key may quote it back: none are passed on.
+    const words = status === 401 || status === 403 || error.detail.upstreamMessage === undefined ? '' : `: ${scrub(error.detail.upstreamMessage, key)}`;
+    const wait = status === 429 && error.detail.retryAfter !== undefined ? ` (Retry-After ${error.detail.retryAfter} s)` : '';
+    return `answered ${status}${wait}${words}`;
+  }
+  const prefix = `The upstream ${origin} `;
+  const message = scrub(error.message, key).replace(/\.$/, '');
+  return message.startsWith(prefix) ? message.slice(prefix.length) : message;
+}
+
+function explained(error: UpstreamError, upstream: UpstreamIdentity): GatewayError {
   const { model, origin } = upstream;
   const said = error.detail.upstreamMessage === undefined ? '' : `: ${scrub(error.detail.upstreamMessage, upstream.key)}`;
   const of = `The upstream of model '${model}' (${origin})`;

@@ -26,21 +26,21 @@ export function upstreamPainter(model: string, entry: UpstreamEntry, { client, k
   }
 
   return {
-    async generate(order, signal) {
+    async generate(order, abandoned) {
       try {
         const { path, body } = generationRequest(order, entry.model);
-        return all(await client.json(path, body, signal), order.n);
+        return all(await client.json(path, body, abandoned?.signal), order.n);
       } catch (error) {
         throw asGatewayError(error, identity);
       }
     },
-    async edit(order, signal) {
+    async edit(order, abandoned) {
       const [width, height] = order.size.split('x').map(Number) as [number, number];
       // Bad pictures are the client's 400, found before anything is sent.
       const prepared = await engine.prepareEdit({ image: order.image, mask: order.mask, width, height });
       try {
         const { path, form } = editForm(prepared, order, entry.model);
-        return all(await client.form(path, form, signal), order.n);
+        return all(await client.form(path, form, abandoned?.signal), order.n);
       } catch (error) {
         throw asGatewayError(error, identity);
       }

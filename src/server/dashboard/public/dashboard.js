@@ -3,7 +3,7 @@
 // operations, with the session cookie. Text from the server is only ever set as textContent.
 
 const $ = (id) => document.getElementById(id);
-const views = { overview: 'Overview', settings: 'Settings', 'settings/api-keys': 'API Keys' };
+const views = { overview: 'Overview', upstreams: 'Upstreams', settings: 'Settings', 'settings/api-keys': 'API Keys' };
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const dateAndTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -41,7 +41,8 @@ function show(moveFocus) {
   document.title = `${views[view]} · Dashboard · AI Model Gateway`;
   // After a click on a link, a screen reader user should land on the new view's heading.
   if (moveFocus) document.querySelector(`[data-view="${view}"] h1`)?.focus();
-  if (view !== 'settings') loadKeys();
+  if (view === 'upstreams') loadUpstreams();
+  else if (view !== 'settings') loadKeys();
 }
 
 window.addEventListener('hashchange', () => {
@@ -131,6 +132,50 @@ async function loadKeys() {
       loading = undefined;
     });
   return loading;
+}
+
+// ---- Upstreams ----------------------------------------------------------------------------------------
+
+const STATES = { healthy: ['Healthy', 'badge-ok'], cooling_down: ['Cooling down', 'badge-danger'], probing: ['Probing', 'badge-muted'] };
+
+function upstreamRow(model, upstream, first, count) {
+  const row = document.createElement('tr');
+  if (first) {
+    const name = document.createElement('th');
+    name.scope = 'rowgroup';
+    name.rowSpan = count;
+    name.append(text('span', model.model, 'key-name'), text('span', model.strategy, 'badge badge-muted'));
+    row.append(name);
+  }
+  const where = document.createElement('td');
+  where.append(text('span', upstream.name, 'key-name'), text('span', `${upstream.protocol} · ${upstream.origin}${model.strategy === 'weighted' ? ` · weight ${upstream.weight}` : ''}`, 'muted'));
+
+  const state = document.createElement('td');
+  const [label, badge] = STATES[upstream.state];
+  state.append(text('span', label, `badge ${badge}`));
+  if (upstream.until) state.append(text('span', ' until ', 'muted'), time(upstream.until, dateAndTime));
+
+  const failures = text('td', String(upstream.recentFailures), 'numeric');
+  const last = document.createElement('td');
+  if (upstream.lastFailure) {
+    const when = text('span', '', 'muted when');
+    when.append(time(upstream.lastFailure.at, dateAndTime));
+    last.append(text('span', upstream.lastFailure.message), when);
+  }
+  else last.append(text('span', 'None', 'muted'));
+  const served = text('td', `${upstream.served} / ${upstream.attempts}`, 'numeric');
+  row.append(where, state, failures, last, served);
+  return row;
+}
+
+async function loadUpstreams() {
+  try {
+    const { models } = await api('GET', '/upstreams');
+    $('upstreams-body').replaceChildren(...models.flatMap((model) => model.upstreams.map((u, i) => upstreamRow(model, u, i === 0, model.upstreams.length))));
+    $('upstreams-empty').hidden = models.length > 0;
+  } catch (error) {
+    $('upstreams-status').textContent = error.message;
+  }
 }
 
 // ---- Create New Key -----------------------------------------------------------------------------------
